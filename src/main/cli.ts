@@ -1,0 +1,26 @@
+/** forge's command line: `serve` and `mcp`. `./forge` installs and builds before calling this. */
+import { parseArgs } from 'node:util';
+import { isForgeError } from '../shared/errors.js';
+
+async function main(): Promise<void> {
+  const [cmd, ...rest] = process.argv.slice(2);
+  if (cmd === 'serve') {
+    const { values } = parseArgs({ args: rest, options: { state: { type: 'string' }, port: { type: 'string' }, config: { type: 'string' } } });
+    const { startServer } = await import('./server.js');
+    await startServer({ stateDir: values.state, port: values.port !== undefined ? Number(values.port) : undefined, configFile: values.config });
+    return;
+  }
+  if (cmd === 'mcp') {
+    const { values } = parseArgs({ args: rest, options: { seat: { type: 'string' }, state: { type: 'string' }, config: { type: 'string' } } });
+    if (!values.seat) throw new Error('forge mcp needs --seat ORG/PROJECT/LABEL');
+    const { runBridge } = await import('./mcp/bridge.js');
+    await runBridge({ seat: values.seat, stateDir: values.state, config: values.config });
+    return;
+  }
+  throw new Error('usage: forge serve [--state DIR] [--port N] [--config FILE] | forge mcp --seat ORG/PROJECT/LABEL [--state DIR]');
+}
+
+main().catch((e) => {
+  process.stderr.write(`forge: ${isForgeError(e) || e instanceof Error ? e.message : String(e)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,176 @@
+/**
+ * forge.toml: optional. Without it forge runs with the embedded default (org `default`,
+ * profile `default`). A malformed file or an unknown key stops the server before anything
+ * starts, with the file, line and key named.
+ */
+import { readFileSync, existsSync } from 'node:fs';
+import { parse, TomlError } from 'smol-toml';
+import { ForgeError } from '../shared/errors.js';
+import {
+  BROWSER_IDLE_MINUTES_DEFAULT,
+  MAX_LIVE_TABS_DEFAULT,
+  TERMINAL_IDLE_MINUTES_DEFAULT,
+} from '../shared/limits.js';
+
+/** The server's default port: what `./forge serve` binds without --port. */
+export const DEFAULT_PORT = 7300;
+export const DEFAULT_HOST = '127.0.0.1';
+
+export interface ForgeConfig {
+  /** Where the config came from: a file path, or "the embedded default". */
+  source: string;
+  org: { name: string; browserProfile: string };
+  /** Project overrides of the org's profile, by project name. */
+  projects: Record<string, { browserProfile?: string }>;
+  browser: { idleMinutes: number; maxLiveTabs: number };
+  terminal: { idleMinutes: number; shell?: string };
+  server: { host: string; port: number };
+}
+
+export function defaultConfig(): ForgeConfig {
+  return {
+    source: 'the embedded default',
+    org: { name: 'default', browserProfile: 'default' },
+    projects: {},
+    browser: { idleMinutes: BROWSER_IDLE_MINUTES_DEFAULT, maxLiveTabs: MAX_LIVE_TABS_DEFAULT },
+    terminal: { idleMinutes: TERMINAL_IDLE_MINUTES_DEFAULT },
+    server: { host: DEFAULT_HOST, port: DEFAULT_PORT },
+  };
+}
+
+type Shape = { [key: string]: 'string' | 'number' | Shape | 'projects' };
+
+/** Every key forge.toml may carry. `[project]` is the project's own override; `[projects.NAME]` names several. */
+const SCHEMA: Shape = {
+  org: { name: 'string', browser_profile: 'string' },
+  project: { name: 'string', browser_profile: 'string' },
+  projects: 'projects',
+  browser: { idle_minutes: 'number', max_live_tabs: 'number' },
+  terminal: { idle_minutes: 'number', shell: 'string' },
+  server: { host: 'string', port: 'number' },
+};
+
+/** A profile or org name: one path segment, so `<org>/<name>` is a safe directory. */
+const NAME_RE = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+
+export function loadConfig(file: string | undefined): ForgeConfig {
+  if (file === undefined) {
+    if (!existsSync('forge.toml')) return defaultConfig();
+    file = 'forge.toml';
+  }
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (e) {
+    throw new ForgeError('config', `${file}: cannot be read (${(e as NodeJS.ErrnoException).code ?? String(e)})`);
+  }
+  return parseConfig(text, file);
+}
+
+export function parseConfig(text: string, file: string): ForgeConfig {
+  let doc: Record<string, unknown>;
+  try {
+    doc = parse(text) as Record<string, unknown>;
+  } catch (e) {
+    if (e instanceof TomlError) {
+      const first = e.message.split('\n')[0];
+      throw new ForgeError('config', `${file}:${e.line}: ${first}`);
+    }
+    throw new ForgeError('config', `${file}: ${String(e)}`);
+  }
+  check(doc, SCHEMA, [], text, file);
+  const cfg = defaultConfig();
+  cfg.source = file;
+  const org = doc.org as Record<string, unknown> | undefined;
+  if (org?.name !== undefined) cfg.org.name = name(org.name as string, 'org.name', text, file);
+  if (org?.browser_profile !== undefined) cfg.org.browserProfile = name(org.browser_profile as string, 'org.browser_profile', text, file);
+  const project = doc.project as Record<string, unknown> | undefined;
+  if (project?.browser_profile !== undefined) {
+    const profile = name(project.browser_profile as string, 'project.browser_profile', text, file);
+    // A bare [project] without a name is this directory's project: it overrides for every seat.
+    cfg.projects[(project.name as string | undefined) ?? '*'] = { browserProfile: profile };
+  }
+  const projects = doc.projects as Record<string, Record<string, unknown>> | undefined;
+  for (const [p, v] of Object.entries(projects ?? {})) {
+    if (v.browser_profile !== undefined) cfg.projects[p] = { browserProfile: name(v.browser_profile as string, `projects.${p}.browser_profile`, text, file) };
+  }
+  const browser = doc.browser as Record<string, number> | undefined;
+  if (browser?.idle_minutes !== undefined) cfg.browser.idleMinutes = positive(browser.idle_minutes, 'browser.idle_minutes', text, file);
+  if (browser?.max_live_tabs !== undefined) cfg.browser.maxLiveTabs = positive(browser.max_live_tabs, 'browser.max_live_tabs', text, file);
+  const terminal = doc.terminal as Record<string, unknown> | undefined;
+  if (terminal?.idle_minutes !== undefined) cfg.terminal.idleMinutes = positive(terminal.idle_minutes as number, 'terminal.idle_minutes', text, file);
+  if (terminal?.shell !== undefined) cfg.terminal.shell = terminal.shell as string;
+  const server = doc.server as Record<string, unknown> | undefined;
+  if (server?.host !== undefined) cfg.server.host = server.host as string;
+  if (server?.port !== undefined) {
+    const port = server.port as number;
+    if (!Number.isInteger(port) || port < 0 || port > 65535) throw keyError(file, text, 'server.port', 'must be a port number (0-65535)');
+    cfg.server.port = port;
+  }
+  return cfg;
+}
+
+/** The profile key `<org>/<name>` for a seat's project: the project's override, else the org's. */
+export function profileKeyFor(cfg: ForgeConfig, project: string): string {
+  const override = cfg.projects[project]?.browserProfile ?? cfg.projects['*']?.browserProfile;
+  return `${cfg.org.name}/${override ?? cfg.org.browserProfile}`;
+}
+
+function check(value: Record<string, unknown>, shape: Shape, path: string[], text: string, file: string): void {
+  for (const [key, v] of Object.entries(value)) {
+    const want = shape[key];
+    const keyPath = [...path, key].join('.');
+    if (want === undefined) throw keyError(file, text, keyPath, 'is not a forge.toml key');
+    if (want === 'projects') {
+      if (typeof v !== 'object' || v === null) throw keyError(file, text, keyPath, 'must be a table of projects');
+      for (const [p, pv] of Object.entries(v as Record<string, unknown>)) {
+        if (typeof pv !== 'object' || pv === null) throw keyError(file, text, `${keyPath}.${p}`, 'must be a table');
+        check(pv as Record<string, unknown>, { browser_profile: 'string' }, [...path, key, p], text, file);
+      }
+    } else if (typeof want === 'object') {
+      if (typeof v !== 'object' || v === null || Array.isArray(v)) throw keyError(file, text, keyPath, 'must be a table');
+      check(v as Record<string, unknown>, want, [...path, key], text, file);
+    } else if (typeof v !== want) {
+      throw keyError(file, text, keyPath, `must be a ${want}`);
+    }
+  }
+}
+
+function name(v: string, key: string, text: string, file: string): string {
+  if (!NAME_RE.test(v)) throw keyError(file, text, key, `"${v}" is not a valid name (letters, digits, . _ -)`);
+  return v;
+}
+
+function positive(v: number, key: string, text: string, file: string): number {
+  if (!(v > 0)) throw keyError(file, text, key, 'must be a positive number');
+  return v;
+}
+
+function keyError(file: string, text: string, keyPath: string, what: string): ForgeError {
+  return new ForgeError('config', `${file}:${lineOf(text, keyPath)}: key ${keyPath} ${what}`);
+}
+
+/** The line a dotted key is written on: tracks [table] headers and finds `key =`. */
+export function lineOf(text: string, keyPath: string): number {
+  const parts = keyPath.split('.');
+  const leaf = parts[parts.length - 1];
+  const table = parts.slice(0, -1).join('.');
+  const lines = text.split('\n');
+  let current = '';
+  let tableLine = 0;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i].trim();
+    const header = /^\[\s*([^\]]+?)\s*\]/.exec(line);
+    if (header) {
+      current = header[1].replace(/\s+/g, '');
+      if (current === keyPath) return i + 1;
+      if (current === table) tableLine = i + 1;
+      continue;
+    }
+    const m = /^([A-Za-z0-9_."-]+)\s*=/.exec(line);
+    if (!m) continue;
+    const full = [current, m[1].replace(/"/g, '')].filter(Boolean).join('.');
+    if (full === keyPath || (current === table && m[1] === leaf)) return i + 1;
+  }
+  return tableLine || 1;
+}

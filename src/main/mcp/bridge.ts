@@ -1,0 +1,56 @@
+/**
+ * `forge mcp --seat ORG/PROJECT/LABEL`: a stdio MCP server for agents configured with a command
+ * line. It relays every JSON-RPC message to the running server's HTTP endpoint for that state dir,
+ * starting a server in the background when none runs.
+ */
+import { spawn } from 'node:child_process';
+import { openSync } from 'node:fs';
+import { join, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { readServerInfo, resolveStateDir, type ServerInfo } from '../state.js';
+import { parseSeat } from '../seat.js';
+
+/** How long the bridge waits for a server it started to write server.json, ms. */
+const SERVER_START_WAIT_MS = 30_000;
+
+function alive(pid: number): boolean {
+  try { process.kill(pid, 0); return true; } catch { return false; }
+}
+
+async function findOrStartServer(stateDir: string, configFile?: string): Promise<ServerInfo> {
+  const info = readServerInfo(stateDir);
+  if (info && alive(info.pid)) return info;
+  const cli = join(dirname(fileURLToPath(import.meta.url)), '..', 'cli.js');
+  const logFd = openSync(join(stateDir, 'server.log'), 'a');
+  const args = [cli, 'serve', '--state', stateDir, ...(configFile ? ['--config', configFile] : [])];
+  const child = spawn(process.execPath, args, { detached: true, stdio: ['ignore', logFd, logFd] });
+  child.unref();
+  const deadline = Date.now() + SERVER_START_WAIT_MS;
+  while (Date.now() < deadline) {
+    const now = readServerInfo(stateDir);
+    if (now && now.pid === child.pid) return now;
+    if (child.exitCode !== null) break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`the forge server did not start; see ${join(stateDir, 'server.log')}`);
+}
+
+export async function runBridge(opts: { seat: string; stateDir?: string; config?: string }): Promise<void> {
+  const seat = parseSeat(opts.seat);
+  const stateDir = resolveStateDir(opts.stateDir);
+  const info = await findOrStartServer(stateDir, opts.config);
+  const url = new URL(info.mcp_url);
+  url.searchParams.set('seat', seat.key);
+  const upstream = new StreamableHTTPClientTransport(url, { requestInit: { headers: { authorization: `Bearer ${info.token}` } } });
+  const local = new StdioServerTransport();
+  upstream.onmessage = (m) => { void local.send(m); };
+  local.onmessage = (m) => { void upstream.send(m).catch((e: Error) => process.stderr.write(`forge mcp: ${e.message}\n`)); };
+  const end = (): void => { void upstream.close(); void local.close(); process.exit(0); };
+  upstream.onclose = end;
+  local.onclose = end;
+  upstream.onerror = (e) => process.stderr.write(`forge mcp: ${e.message}\n`);
+  await upstream.start();
+  await local.start();
+}

@@ -1,0 +1,20 @@
+/** What every tool call knows: the calling seat and session, and the server's parts. */
+import type { Seat } from '../seat.js';
+import type { Logger } from '../logging.js';
+
+export interface SessionContext {
+  seat: Seat;
+  sessionId: string;
+  /** The seat's profile key, `<org>/<name>`. */
+  profileKey: string;
+  log: Logger;
+  /** Sends an MCP progress notification for the running call, when the caller asked for progress. */
+  progress?: (message: string) => Promise<void>;
+}
+
+/** A tool's answer: text for the agent, optional structured content. */
+export interface ToolAnswer {
+  text: string;
+  structured?: Record<string, unknown>;
+  isError?: boolean;
+}

@@ -1,0 +1,132 @@
+/**
+ * The MCP endpoint: Streamable HTTP at /mcp?seat=ORG/PROJECT/LABEL with a bearer token.
+ * It listens on loopback; the relay forwards the public /mcp to it. One McpServer per session.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { randomUUID, timingSafeEqual } from 'node:crypto';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { parseSeat, type Seat } from '../seat.js';
+import { isForgeError } from '../../shared/errors.js';
+import { log } from '../logging.js';
+import type { SessionContext } from './context.js';
+
+export interface McpHooks {
+  /** The seat's profile key, or a refusal when the seat is not this server's org. */
+  profileFor(seat: Seat): string;
+  /** Registers every tool on a fresh session's server. */
+  registerTools(server: McpServer, ctx: SessionContext): void;
+  sessionClosed(ctx: SessionContext): void;
+}
+
+interface Session { transport: StreamableHTTPServerTransport; ctx: SessionContext }
+
+export class McpEndpoint {
+  private http?: Server;
+  private sessions = new Map<string, Session>();
+  port = 0;
+
+  constructor(private readonly token: string, private readonly hooks: McpHooks, private readonly version: string) {}
+
+  async listen(): Promise<number> {
+    this.http = createServer((req, res) => {
+      this.handle(req, res).catch((e) => {
+        log.error({ err: e }, 'mcp request failed');
+        if (!res.headersSent) res.writeHead(500).end(String((e as Error).message));
+      });
+    });
+    await new Promise<void>((r) => this.http!.listen(0, '127.0.0.1', r));
+    this.port = (this.http.address() as { port: number }).port;
+    return this.port;
+  }
+
+  private authorized(req: IncomingMessage): boolean {
+    const h = req.headers.authorization ?? '';
+    const m = /^Bearer\s+(.+)$/i.exec(h);
+    if (!m) return false;
+    const a = Buffer.from(m[1].trim());
+    const b = Buffer.from(this.token);
+    return a.length === b.length && timingSafeEqual(a, b);
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    if (url.pathname !== '/mcp') { res.writeHead(404).end('not found'); return; }
+    if (!this.authorized(req)) {
+      res.writeHead(401, { 'content-type': 'application/json', 'www-authenticate': 'Bearer' })
+        .end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32001, message: 'the bearer token is missing or wrong' }, id: null }));
+      return;
+    }
+    const sid = req.headers['mcp-session-id'];
+    const existing = typeof sid === 'string' ? this.sessions.get(sid) : undefined;
+    if (existing) {
+      await existing.transport.handleRequest(req, res, req.method === 'POST' ? await readJson(req) : undefined);
+      return;
+    }
+    if (req.method !== 'POST') {
+      res.writeHead(typeof sid === 'string' ? 404 : 400, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message: typeof sid === 'string' ? 'the MCP session is gone; initialize a new one' : 'an MCP session starts with an initialize POST' }, id: null }));
+      return;
+    }
+    const body = await readJson(req);
+    if (typeof sid === 'string' || !isInitializeRequest(body)) {
+      res.writeHead(typeof sid === 'string' ? 404 : 400, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message: typeof sid === 'string' ? 'the MCP session is gone; initialize a new one' : 'an MCP session starts with an initialize request' }, id: null }));
+      return;
+    }
+    let seat: Seat;
+    let profileKey: string;
+    try {
+      seat = parseSeat(url.searchParams.get('seat'));
+      profileKey = this.hooks.profileFor(seat);
+    } catch (e) {
+      res.writeHead(isForgeError(e, 'auth') ? 403 : 400, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32602, message: (e as Error).message }, id: null }));
+      return;
+    }
+    const sessionId = randomUUID();
+    const ctx: SessionContext = { seat, sessionId, profileKey, log: log.child({ seat: seat.key, session: sessionId.slice(0, 8), profile: profileKey }) };
+    const server = new McpServer({ name: 'forge', version: this.version }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
+    this.hooks.registerTools(server, ctx);
+    const transport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: () => sessionId,
+      onsessioninitialized: (id) => { this.sessions.set(id, { transport, ctx }); },
+    });
+    transport.onclose = () => {
+      if (this.sessions.delete(sessionId)) this.hooks.sessionClosed(ctx);
+    };
+    await server.connect(transport);
+    ctx.log.info({ event: 'session_open' }, 'mcp session opened');
+    await transport.handleRequest(req, res, body);
+  }
+
+  async close(): Promise<void> {
+    for (const s of this.sessions.values()) await s.transport.close().catch(() => undefined);
+    this.sessions.clear();
+    await new Promise<void>((r) => (this.http ? this.http.close(() => r()) : r()));
+    this.http?.closeAllConnections();
+  }
+}
+
+/** Largest MCP request body, bytes: tool arguments, never files. */
+const BODY_MAX_BYTES = 4 * 1024 * 1024;
+
+async function readJson(req: IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const c of req) {
+    size += (c as Buffer).length;
+    if (size > BODY_MAX_BYTES) throw new Error('an MCP request body is limited to 4 MiB');
+    chunks.push(c as Buffer);
+  }
+  const text = Buffer.concat(chunks).toString('utf8');
+  if (!text) return undefined;
+  try { return JSON.parse(text); } catch { return text; }
+}
+
+const INSTRUCTIONS = [
+  'forge shares one browser and one terminal between you and your person.',
+  'Browser tools drive your own tabs in your org profile\'s Chromium; terminal tools drive your seat\'s terminal.',
+  'Never ask your person for a password, passcode or one-time code in text: hand them the page with browser_hand_off (or the terminal with terminal_hand_off).',
+].join(' ');

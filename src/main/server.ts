@@ -1,0 +1,104 @@
+/**
+ * `forge serve`: config, token, the relay worker, the MCP endpoint and the surfaces; prints the
+ * viewer URL and the MCP endpoint and writes server.json. SIGINT/SIGTERM stop everything it
+ * started within SHUTDOWN_TIMEOUT_MS.
+ */
+import { Worker } from 'node:worker_threads';
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { dirname, join } from 'node:path';
+import { loadConfig, profileKeyFor, type ForgeConfig } from './config.js';
+import { log } from './logging.js';
+import { McpEndpoint } from './mcp/http.js';
+import { ViewerHub } from './viewers.js';
+import { resolveStateDir, writeServerInfo, removeServerInfo } from './state.js';
+import { ForgeError } from '../shared/errors.js';
+import { SHUTDOWN_TIMEOUT_MS } from '../shared/limits.js';
+import type { FromRelay, RelayWorkerData } from '../workers/relay/protocol.js';
+import type { Surface } from './surface.js';
+import { BrowserSurface } from './browser/surface.js';
+
+const here = dirname(fileURLToPath(import.meta.url));
+/** dist/src/main → the repository root. */
+const root = join(here, '..', '..', '..');
+
+/** Interval between gauge pushes to the relay's /metrics, ms. */
+const GAUGES_PERIOD_MS = 2000;
+
+export interface ServeOptions { stateDir?: string; port?: number; configFile?: string }
+
+export interface ServerContext {
+  config: ForgeConfig;
+  stateDir: string;
+  token: string;
+  hub: ViewerHub;
+}
+
+export async function startServer(opts: ServeOptions): Promise<void> {
+  const config = loadConfig(opts.configFile);
+  const stateDir = resolveStateDir(opts.stateDir);
+  const port = opts.port ?? config.server.port;
+  const token = randomBytes(24).toString('base64url');
+  const version = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }).version;
+
+  const surfaces: Surface[] = [];
+  const mcp = new McpEndpoint(token, {
+    profileFor: (seat) => {
+      if (seat.org !== config.org.name) throw new ForgeError('auth', `seat ${seat.key} is not in org ${config.org.name}, the only org this server runs`);
+      return profileKeyFor(config, seat.project);
+    },
+    registerTools: (server, sctx) => { for (const s of surfaces) s.registerTools(server, sctx); },
+    sessionClosed: (sctx) => { for (const s of surfaces) s.sessionClosed?.(sctx); },
+  }, version);
+  const mcpPort = await mcp.listen();
+
+  const relay = new Worker(join(here, '..', 'workers', 'relay', 'worker.js'), {
+    workerData: { host: config.server.host, port, token, org: config.org.name, webDir: join(root, 'dist', 'web'), mcpPort } satisfies RelayWorkerData,
+  });
+  const hub = new ViewerHub(relay);
+  const ctx: ServerContext = { config, stateDir, token, hub };
+  surfaces.push(new BrowserSurface(ctx));
+  for (const s of surfaces) s.attachViewers(hub);
+
+  const listening = await new Promise<number>((resolve, reject) => {
+    relay.on('message', (m: FromRelay) => {
+      if (m.t === 'listening') resolve(m.port);
+      else if (m.t === 'listen_failed') reject(new Error(m.message));
+      else hub.dispatch(m);
+    });
+    relay.once('error', reject);
+  });
+
+  const base = `http://${config.server.host}:${listening}`;
+  const info = { pid: process.pid, port: listening, viewer_url: `${base}/?token=${token}`, mcp_url: `${base}/mcp`, token };
+  writeServerInfo(stateDir, info);
+  const gauges = setInterval(() => {
+    hub.post({ t: 'gauges', text: surfaces.map((s) => s.gauges?.() ?? '').filter(Boolean).join('\n') });
+  }, GAUGES_PERIOD_MS);
+  gauges.unref();
+
+  log.info({ port: listening, stateDir, config: config.source, org: config.org.name }, 'forge is serving');
+  process.stdout.write(`forge is serving ${config.org.name} (config: ${config.source})\n`);
+  process.stdout.write(`  viewer: ${info.viewer_url}\n`);
+  process.stdout.write(`  mcp:    ${info.mcp_url}  (Authorization: Bearer <token in ${join(stateDir, 'server.json')}>)\n`);
+
+  let stopping = false;
+  const stop = async (signal: string): Promise<void> => {
+    if (stopping) return;
+    stopping = true;
+    log.info({ signal }, 'forge is stopping');
+    const hard = setTimeout(() => process.exit(1), SHUTDOWN_TIMEOUT_MS);
+    hard.unref();
+    clearInterval(gauges);
+    await Promise.allSettled(surfaces.map((s) => s.stop()));
+    await mcp.close().catch(() => undefined);
+    relay.postMessage({ t: 'stop' });
+    await Promise.race([new Promise((r) => relay.once('message', r)), new Promise((r) => setTimeout(r, 500))]);
+    await relay.terminate();
+    removeServerInfo(stateDir, process.pid);
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+}

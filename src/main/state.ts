@@ -1,0 +1,40 @@
+/** The state directory: server.json (how clients find the running server) and the profiles. */
+import { mkdirSync, readFileSync, writeFileSync, rmSync, chmodSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+export interface ServerInfo { pid: number; port: number; viewer_url: string; mcp_url: string; token: string }
+
+export function defaultStateDir(): string {
+  return join(process.env.XDG_STATE_HOME ?? join(homedir(), '.local', 'state'), 'forge');
+}
+
+export function resolveStateDir(dir: string | undefined): string {
+  const d = resolve(dir ?? defaultStateDir());
+  mkdirSync(d, { recursive: true, mode: 0o700 });
+  return d;
+}
+
+export function writeServerInfo(stateDir: string, info: ServerInfo): void {
+  const file = join(stateDir, 'server.json');
+  writeFileSync(file, JSON.stringify(info, null, 2) + '\n', { mode: 0o600 });
+  chmodSync(file, 0o600);
+}
+
+export function readServerInfo(stateDir: string): ServerInfo | undefined {
+  try {
+    return JSON.parse(readFileSync(join(stateDir, 'server.json'), 'utf8')) as ServerInfo;
+  } catch {
+    return undefined;
+  }
+}
+
+export function removeServerInfo(stateDir: string, pid: number): void {
+  const info = readServerInfo(stateDir);
+  if (info?.pid === pid) rmSync(join(stateDir, 'server.json'), { force: true });
+}
+
+export function profileDir(stateDir: string, profileKey: string): string {
+  const [org, name] = profileKey.split('/');
+  return join(stateDir, 'profiles', org, name);
+}

@@ -1,0 +1,93 @@
+/**
+ * The viewer hub: the main thread's side of the relay. Viewers are sockets the relay owns;
+ * the hub keeps who they are and routes their control messages by kind to the surface that
+ * handles them (browser, terminal, hand-offs). Nothing a viewer sends can throw past here.
+ */
+import type { Worker } from 'node:worker_threads';
+import { encodeControl, type ClientMessage, type ServerMessage } from '../shared/protocol.js';
+import type { FromRelay, ToRelay } from '../workers/relay/protocol.js';
+import { isForgeError } from '../shared/errors.js';
+import { log } from './logging.js';
+
+export interface ViewerInfo { id: number; org: string; query: URLSearchParams; openedAt: number }
+
+export type MessageHandler = (viewer: ViewerInfo, msg: ClientMessage) => void | Promise<void>;
+
+export class ViewerHub {
+  readonly viewers = new Map<number, ViewerInfo>();
+  private handlers = new Map<string, MessageHandler>();
+  private openListeners: Array<(v: ViewerInfo) => void> = [];
+  private closeListeners: Array<(v: ViewerInfo) => void> = [];
+
+  constructor(private readonly relay: Worker) {}
+
+  /** Routes messages whose `t` is `kind` to `handler`. One handler per kind. */
+  on(kind: string, handler: MessageHandler): void {
+    if (this.handlers.has(kind)) throw new Error(`a handler for viewer message "${kind}" is already registered`);
+    this.handlers.set(kind, handler);
+  }
+
+  onOpen(cb: (v: ViewerInfo) => void): void { this.openListeners.push(cb); }
+  onClose(cb: (v: ViewerInfo) => void): void { this.closeListeners.push(cb); }
+
+  send(viewer: number | number[], msg: ServerMessage): void {
+    const viewers = Array.isArray(viewer) ? viewer : [viewer];
+    if (viewers.length === 0) return;
+    this.post({ t: 'send', viewers, data: encodeControl(msg) });
+  }
+
+  sendBinary(viewers: number[], data: Uint8Array): void {
+    if (viewers.length) this.post({ t: 'send_binary', viewers, data });
+  }
+
+  close(viewer: number, code: number, reason: string): void {
+    this.post({ t: 'close_viewer', viewer, code, reason });
+  }
+
+  post(m: ToRelay): void { this.relay.postMessage(m); }
+
+  /** Called with every message the relay reports. */
+  dispatch(m: FromRelay): void {
+    switch (m.t) {
+      case 'open': {
+        const v: ViewerInfo = { id: m.viewer, org: m.org, query: new URLSearchParams(m.query), openedAt: Date.now() };
+        this.viewers.set(v.id, v);
+        for (const cb of this.openListeners) safe(() => cb(v));
+        break;
+      }
+      case 'close': {
+        const v = this.viewers.get(m.viewer);
+        if (!v) return;
+        this.viewers.delete(m.viewer);
+        for (const cb of this.closeListeners) safe(() => cb(v));
+        break;
+      }
+      case 'message': {
+        const v = this.viewers.get(m.viewer);
+        if (!v) return;
+        void this.route(v, m.msg);
+        break;
+      }
+    }
+  }
+
+  private async route(v: ViewerInfo, msg: ClientMessage): Promise<void> {
+    if (msg.t === 'ping') { this.send(v.id, { t: 'pong', id: msg.id }); return; }
+    const handler = this.handlers.get(msg.t);
+    if (!handler) {
+      this.send(v.id, { t: 'error', for: msg.t, message: `unknown message kind "${msg.t}"; it was ignored`, ...(msg.id !== undefined ? { id: msg.id } : {}) });
+      return;
+    }
+    try {
+      await handler(v, msg);
+    } catch (e) {
+      const message = isForgeError(e) ? e.message : `the server could not handle "${msg.t}": ${(e as Error).message}`;
+      if (!isForgeError(e)) log.warn({ err: e, kind: msg.t, viewer: v.id }, 'viewer message failed');
+      this.send(v.id, { t: 'error', for: msg.t, message, ...(msg.id !== undefined ? { id: msg.id } : {}) });
+    }
+  }
+}
+
+function safe(fn: () => void): void {
+  try { fn(); } catch (e) { log.error({ err: e }, 'viewer listener failed'); }
+}

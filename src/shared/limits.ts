@@ -1,0 +1,56 @@
+/**
+ * Every bound forge enforces, with its unit and the trade-off it makes.
+ * Shared by the server, the web client and the bench: no Node, uWS or DOM imports here.
+ */
+
+/** Inbound socket bound, bytes: a file-chooser answer is base64 in one message, and 8 MiB of bytes fits under it. */
+export const SOCKET_INBOUND_MAX_BYTES = 16 * 1024 * 1024;
+
+/** Files in one file-chooser answer: past this the whole answer is a dismiss, never a partial upload. */
+export const FILE_CHOOSER_MAX_FILES = 16;
+
+/** Bytes in one file-chooser answer: base64 of 8 MiB (~10.7 MiB) is what really fits under the 16 MiB socket bound. */
+export const FILE_CHOOSER_MAX_BYTES = 8 * 1024 * 1024;
+
+/** Largest download handed to a client, bytes: a bigger file is refused in words rather than streamed to a phone. */
+export const DOWNLOAD_MAX_BYTES = 32 * 1024 * 1024;
+
+/** Finished downloads a profile keeps for its controller: older ones are dropped and the loss is announced. */
+export const DOWNLOAD_BACKLOG_MAX = 4;
+
+/** Popups one page may hold at once: the 17th is refused in words, so a runaway page cannot fill the host. */
+export const POPUPS_PER_PAGE_MAX = 16;
+
+/** Driver attach bound, ms: a connectOverCDP that has not answered by then is replaced, not waited on. */
+export const DRIVER_ATTACH_TIMEOUT_MS = 30_000;
+
+/** Default page-action bound, ms: long enough for a slow page, short enough that an agent hears back. */
+export const PAGE_ACTION_TIMEOUT_MS = 15_000;
+
+/** Navigation bound, ms: a load that has not committed by then is reported as slow, the tab stays usable. */
+export const NAVIGATION_TIMEOUT_MS = 30_000;
+
+/** Host start bound, ms: Xvfb and Chromium up and DevToolsActivePort written; past it the start failed. */
+export const HOST_START_TIMEOUT_MS = 20_000;
+
+/** Graceful shutdown bound, ms: the whole server, every Xvfb and Chromium included, is gone within this. */
+export const SHUTDOWN_TIMEOUT_MS = 5_000;
+
+/** Default idle close, minutes, for a browser host with no call and no viewer. */
+export const BROWSER_IDLE_MINUTES_DEFAULT = 30;
+
+/** Default idle close, minutes, for a terminal nobody uses. */
+export const TERMINAL_IDLE_MINUTES_DEFAULT = 30;
+
+/** Default live tabs per host before least-recently-used agent tabs are discarded (memory budget). */
+export const MAX_LIVE_TABS_DEFAULT = 24;
+
+/** The page's layout when no viewer gives it one, CSS px. */
+export const DEFAULT_PAGE_WIDTH = 1280;
+export const DEFAULT_PAGE_HEIGHT = 720;
+
+/** Snapshot text bound, characters: a larger snapshot is cut with a note, so one page cannot flood the agent. */
+export const SNAPSHOT_MAX_CHARS = 200_000;
+
+/** Evaluate result bound, characters. */
+export const EVALUATE_RESULT_MAX_CHARS = 100_000;

@@ -1,0 +1,177 @@
+/**
+ * The viewer socket's wire format, defined once for the server, the web client and the bench.
+ *
+ * Binary messages carry pixels or terminal bytes behind a fixed little-endian header:
+ *
+ *   browser frame (kind 1), FRAME_HEADER_BYTES = 28
+ *   +------+-------+--------+------+-----+---+---+---+---+--------+--------+----------+
+ *   | kind | flags | hdrlen |  tab | seq | x | y | w | h | frameW | frameH | baseSeq  | WebP bytes…
+ *   |  u8  |  u8   |  u16   |  u32 | u32 |u16|u16|u16|u16|  u16   |  u16   |   u32    |
+ *   +------+-------+--------+------+-----+---+---+---+---+--------+--------+----------+
+ *   0      1       2        4      8     12  14  16  18  20       22       24         28
+ *
+ *   terminal output (kind 4), TERM_HEADER_BYTES = 12
+ *   +------+-------+--------+-------------+-----+
+ *   | kind | flags | hdrlen | terminal id | seq | the shell's own bytes…
+ *   |  u8  |  u8   |  u16   |     u32     | u32 |
+ *   +------+-------+--------+-------------+-----+
+ *
+ * Control messages are msgpackr-encoded objects with a `t` field, both ways.
+ */
+import { Packr, Unpackr } from 'msgpackr';
+
+export const FRAME_KIND_BROWSER = 1;
+export const FRAME_KIND_TERMINAL = 4;
+
+/** Frame flag: a full picture that needs no earlier frame. */
+export const FRAME_FLAG_KEYFRAME = 1;
+/** Frame flag: a patch drawn at (x, y) over the frame whose seq is baseSeq. */
+export const FRAME_FLAG_PATCH = 2;
+
+export const FRAME_HEADER_BYTES = 28;
+export const FRAME_OFF_KIND = 0;
+export const FRAME_OFF_FLAGS = 1;
+export const FRAME_OFF_HDRLEN = 2;
+export const FRAME_OFF_ID = 4;
+export const FRAME_OFF_SEQ = 8;
+export const FRAME_OFF_X = 12;
+export const FRAME_OFF_Y = 14;
+export const FRAME_OFF_W = 16;
+export const FRAME_OFF_H = 18;
+export const FRAME_OFF_FRAME_W = 20;
+export const FRAME_OFF_FRAME_H = 22;
+export const FRAME_OFF_BASE_SEQ = 24;
+
+export const TERM_HEADER_BYTES = 12;
+
+export interface FrameHeader {
+  kind: number;
+  flags: number;
+  id: number;
+  seq: number;
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+  frameW: number;
+  frameH: number;
+  baseSeq: number;
+}
+
+export function writeFrameHeader(view: DataView, h: FrameHeader): void {
+  view.setUint8(FRAME_OFF_KIND, h.kind);
+  view.setUint8(FRAME_OFF_FLAGS, h.flags);
+  view.setUint16(FRAME_OFF_HDRLEN, FRAME_HEADER_BYTES, true);
+  view.setUint32(FRAME_OFF_ID, h.id, true);
+  view.setUint32(FRAME_OFF_SEQ, h.seq, true);
+  view.setUint16(FRAME_OFF_X, h.x, true);
+  view.setUint16(FRAME_OFF_Y, h.y, true);
+  view.setUint16(FRAME_OFF_W, h.w, true);
+  view.setUint16(FRAME_OFF_H, h.h, true);
+  view.setUint16(FRAME_OFF_FRAME_W, h.frameW, true);
+  view.setUint16(FRAME_OFF_FRAME_H, h.frameH, true);
+  view.setUint32(FRAME_OFF_BASE_SEQ, h.baseSeq, true);
+}
+
+export function readFrameHeader(view: DataView): FrameHeader {
+  return {
+    kind: view.getUint8(FRAME_OFF_KIND),
+    flags: view.getUint8(FRAME_OFF_FLAGS),
+    id: view.getUint32(FRAME_OFF_ID, true),
+    seq: view.getUint32(FRAME_OFF_SEQ, true),
+    x: view.getUint16(FRAME_OFF_X, true),
+    y: view.getUint16(FRAME_OFF_Y, true),
+    w: view.getUint16(FRAME_OFF_W, true),
+    h: view.getUint16(FRAME_OFF_H, true),
+    frameW: view.getUint16(FRAME_OFF_FRAME_W, true),
+    frameH: view.getUint16(FRAME_OFF_FRAME_H, true),
+    baseSeq: view.getUint32(FRAME_OFF_BASE_SEQ, true),
+  };
+}
+
+export function writeTermHeader(view: DataView, id: number, seq: number): void {
+  view.setUint8(0, FRAME_KIND_TERMINAL);
+  view.setUint8(1, 0);
+  view.setUint16(2, TERM_HEADER_BYTES, true);
+  view.setUint32(4, id, true);
+  view.setUint32(8, seq, true);
+}
+
+/** A tab row as the strip and the picker draw it. */
+export interface TabRow {
+  /** The host's number for the tab; a fresh host starts again at 1. */
+  number: number;
+  /** Stable id that outlives renumbering: what a hand-off names. */
+  pageId: string;
+  title: string;
+  url: string;
+  /** The owning seat, org/project/label. */
+  owner: string;
+  state: 'in use' | 'idle' | 'held';
+  dialog?: { kind: string; message: string };
+  loaded: boolean;
+}
+
+/** Messages a viewer sends. Every one has `t`; `id` (optional) is echoed in the answer or error. */
+export type ClientMessage =
+  | { t: 'hello'; token: string; id?: number }
+  | { t: 'tabs'; id?: number }
+  | { t: 'attach'; tab?: number; pageId?: string; w: number; h: number; id?: number }
+  | { t: 'detach'; id?: number }
+  | { t: 'resize'; w: number; h: number; id?: number }
+  | { t: 'control'; take: boolean; id?: number }
+  | { t: 'nav'; dir: 'back' | 'forward'; id?: number }
+  | { t: 'input'; ev: InputEvent; id?: number }
+  | { t: 'ping'; id?: number }
+  | { t: string; id?: number; [k: string]: unknown };
+
+/** A viewer's gesture, in the viewer's surface coordinates (CSS px of its canvas box). */
+export type InputEvent =
+  | { type: 'mouse'; action: 'down' | 'up' | 'move'; x: number; y: number; button?: 'left' | 'middle' | 'right'; buttons?: number; clickCount?: number; modifiers?: number }
+  | { type: 'wheel'; x: number; y: number; dx: number; dy: number; modifiers?: number }
+  | { type: 'key'; action: 'down' | 'up'; key: string; code?: string; modifiers?: number }
+  | { type: 'text'; text: string };
+
+/** Modifier bits, as CDP's Input domain numbers them. */
+export const MOD_ALT = 1;
+export const MOD_CTRL = 2;
+export const MOD_META = 4;
+export const MOD_SHIFT = 8;
+
+/** Messages the server sends. */
+export type ServerMessage =
+  | { t: 'welcome'; viewerId: number; org: string; profile: string }
+  | { t: 'error'; message: string; for?: string; id?: number }
+  | { t: 'tabs'; profile: string; host: 'connected' | 'idle' | 'none'; closingInMinutes?: number; tabs: TabRow[] }
+  | { t: 'view'; tab: number; pageId: string; profile: string; you: number; controller: number | null; width: number; height: number; title: string }
+  | { t: 'history'; tab: number; back: boolean; forward: boolean }
+  | { t: 'gone'; tab: number; message: string }
+  | { t: 'pong'; id?: number }
+  | { t: string; [k: string]: unknown };
+
+const packr = new Packr({ useRecords: false, moreTypes: false });
+const unpackr = new Unpackr({ useRecords: false, moreTypes: false });
+
+export function encodeControl(msg: ServerMessage | ClientMessage): Uint8Array {
+  return packr.pack(msg) as Uint8Array;
+}
+
+export type DecodeResult = { ok: true; msg: ClientMessage & ServerMessage } | { ok: false; reason: string };
+
+/** Decodes a control message; never throws — a malformed one is a reason the sender is told. */
+export function decodeControl(bytes: Uint8Array): DecodeResult {
+  let value: unknown;
+  try {
+    value = unpackr.unpack(bytes);
+  } catch {
+    return { ok: false, reason: 'the message is not valid msgpack' };
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    return { ok: false, reason: 'a control message must be a map with a "t" field' };
+  }
+  const t = (value as { t?: unknown }).t;
+  if (typeof t !== 'string' || t.length === 0 || t.length > 64) {
+    return { ok: false, reason: 'a control message needs a "t" field naming its kind' };
+  }
+  return { ok: true, msg: value as ClientMessage & ServerMessage };
+}

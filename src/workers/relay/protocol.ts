@@ -1,0 +1,36 @@
+/**
+ * The relay worker's door: what the main thread tells it and what it reports back.
+ * Control messages cross as decoded objects; frames and terminal bytes cross as bytes.
+ */
+import type { ClientMessage } from '../../shared/protocol.js';
+
+export interface RelayWorkerData {
+  host: string;
+  port: number;
+  /** Token that grants a viewer its org. */
+  token: string;
+  org: string;
+  /** Built web client directory, served at /. */
+  webDir: string;
+  /** Loopback port of the main thread's MCP endpoint; /mcp is proxied there. */
+  mcpPort: number;
+}
+
+/** main → relay */
+export type ToRelay =
+  | { t: 'send'; viewers: number[]; data: Uint8Array }
+  /** Binary frame or terminal bytes for viewers. */
+  | { t: 'send_binary'; viewers: number[]; data: Uint8Array }
+  | { t: 'close_viewer'; viewer: number; code: number; reason: string }
+  /** Prometheus lines from the main thread, merged into /metrics. */
+  | { t: 'gauges'; text: string }
+  | { t: 'stop' };
+
+/** relay → main */
+export type FromRelay =
+  | { t: 'listening'; port: number }
+  | { t: 'listen_failed'; message: string }
+  | { t: 'open'; viewer: number; org: string; query: string }
+  | { t: 'message'; viewer: number; msg: ClientMessage }
+  | { t: 'close'; viewer: number }
+  | { t: 'stopped' };

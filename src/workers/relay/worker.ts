@@ -1,0 +1,164 @@
+/**
+ * The relay worker: uWebSockets.js serving the web client, /metrics, /mcp (proxied to the
+ * main thread) and the viewer WebSocket at /ws. It owns the sockets; the main thread owns
+ * the rules and tells it what to send to whom.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { timingSafeEqual } from 'node:crypto';
+import { App, us_listen_socket_close, us_socket_local_port, type WebSocket, type us_listen_socket } from './uws.js';
+import { loadStatic } from './static.js';
+import { proxyToMcp } from './proxy.js';
+import type { FromRelay, RelayWorkerData, ToRelay } from './protocol.js';
+import { decodeControl, encodeControl } from '../../shared/protocol.js';
+import { SOCKET_INBOUND_MAX_BYTES } from '../../shared/limits.js';
+
+/** Seconds a viewer socket may sit silent before uWS closes it; the client pings well inside it. */
+const VIEWER_IDLE_TIMEOUT_S = 60;
+/** uWS's own backpressure cap per socket, bytes: the fan-out skips a viewer long before this. */
+const VIEWER_MAX_BACKPRESSURE_BYTES = 8 * 1024 * 1024;
+
+interface Viewer { id: number; org: string; authed: boolean; query: string; closed: boolean }
+
+const data = workerData as RelayWorkerData;
+const port = parentPort!;
+const post = (m: FromRelay): void => port.postMessage(m);
+const files = loadStatic(data.webDir);
+const sockets = new Map<number, WebSocket<Viewer>>();
+let nextViewerId = 1;
+let listenSocket: us_listen_socket | null = null;
+let mainGauges = '';
+const counters = { viewers_opened: 0, messages_in: 0, bytes_out: 0, frames_sent: 0, frames_skipped: 0, bad_messages: 0 };
+
+function tokenOk(given: string): boolean {
+  const a = Buffer.from(given);
+  const b = Buffer.from(data.token);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+function sendError(ws: WebSocket<Viewer>, message: string, forKind?: string, id?: number): void {
+  ws.send(encodeControl({ t: 'error', message, ...(forKind ? { for: forKind } : {}), ...(id !== undefined ? { id } : {}) }), true);
+}
+
+function authed(ws: WebSocket<Viewer>): void {
+  const v = ws.getUserData();
+  v.authed = true;
+  sockets.set(v.id, ws);
+  counters.viewers_opened++;
+  post({ t: 'open', viewer: v.id, org: v.org, query: v.query });
+}
+
+const app = App();
+
+app.ws<Viewer>('/ws', {
+  maxPayloadLength: SOCKET_INBOUND_MAX_BYTES,
+  idleTimeout: VIEWER_IDLE_TIMEOUT_S,
+  maxBackpressure: VIEWER_MAX_BACKPRESSURE_BYTES,
+  sendPingsAutomatically: true,
+  upgrade: (res, req, context) => {
+    const query = req.getQuery() ?? '';
+    const token = new URLSearchParams(query).get('token');
+    // A wrong token is refused at the door; a missing one may still come as the first message.
+    if (token !== null && !tokenOk(token)) {
+      res.writeStatus('401 Unauthorized').end('the viewer token is wrong');
+      return;
+    }
+    res.upgrade<Viewer>(
+      { id: nextViewerId++, org: data.org, authed: false, query, closed: false },
+      req.getHeader('sec-websocket-key'),
+      req.getHeader('sec-websocket-protocol'),
+      req.getHeader('sec-websocket-extensions'),
+      context,
+    );
+  },
+  open: (ws) => {
+    const v = ws.getUserData();
+    if (new URLSearchParams(v.query).get('token') !== null) authed(ws);
+  },
+  message: (ws, message, isBinary) => {
+    const v = ws.getUserData();
+    counters.messages_in++;
+    if (!isBinary) {
+      counters.bad_messages++;
+      sendError(ws, 'control messages are binary msgpack; a text message was ignored', 'text');
+      return;
+    }
+    const decoded = decodeControl(new Uint8Array(message));
+    if (!decoded.ok) {
+      counters.bad_messages++;
+      sendError(ws, `${decoded.reason}; the message was ignored`);
+      return;
+    }
+    const msg = decoded.msg;
+    if (!v.authed) {
+      if (msg.t === 'hello' && typeof msg.token === 'string' && tokenOk(msg.token)) {
+        authed(ws);
+        return;
+      }
+      ws.end(4401, 'a viewer must send its token first');
+      return;
+    }
+    if (msg.t === 'hello') return;
+    post({ t: 'message', viewer: v.id, msg });
+  },
+  close: (ws) => {
+    const v = ws.getUserData();
+    v.closed = true;
+    if (sockets.delete(v.id)) post({ t: 'close', viewer: v.id });
+  },
+});
+
+app.any('/mcp', (res, req) => proxyToMcp(res, req, data.mcpPort));
+
+app.get('/metrics', (res) => {
+  const lines = [
+    '# TYPE forge_relay_viewers gauge',
+    `forge_relay_viewers ${sockets.size}`,
+    ...Object.entries(counters).map(([k, v]) => `# TYPE forge_relay_${k}_total counter\nforge_relay_${k}_total ${v}`),
+    mainGauges,
+  ];
+  res.cork(() => res.writeHeader('content-type', 'text/plain; version=0.0.4').end(lines.join('\n') + '\n'));
+});
+
+app.get('/*', (res, req) => {
+  let url = req.getUrl();
+  if (url === '/' || url === '/handoff' || url.startsWith('/handoff/')) url = '/index.html';
+  const f = files.get(url);
+  res.cork(() => {
+    if (!f) { res.writeStatus('404 Not Found').end('not found'); return; }
+    res.writeHeader('content-type', f.type).writeHeader('cache-control', 'no-cache').end(f.body);
+  });
+});
+
+function sendTo(viewers: number[], bytes: Uint8Array, binary: boolean): void {
+  for (const id of viewers) {
+    const ws = sockets.get(id);
+    if (!ws) continue;
+    ws.send(bytes, binary);
+    counters.bytes_out += bytes.byteLength;
+  }
+}
+
+port.on('message', (m: ToRelay) => {
+  switch (m.t) {
+    case 'send': sendTo(m.viewers, m.data, true); break;
+    case 'send_binary': sendTo(m.viewers, m.data, true); break;
+    case 'close_viewer': sockets.get(m.viewer)?.end(m.code, m.reason); break;
+    case 'gauges': mainGauges = m.text; break;
+    case 'stop':
+      if (listenSocket) us_listen_socket_close(listenSocket);
+      listenSocket = null;
+      for (const ws of sockets.values()) ws.end(1001, 'the server is stopping');
+      sockets.clear();
+      post({ t: 'stopped' });
+      break;
+  }
+});
+
+app.listen(data.host, data.port, (s) => {
+  if (!s) {
+    post({ t: 'listen_failed', message: `port ${data.port} on ${data.host} is in use or cannot be bound` });
+    return;
+  }
+  listenSocket = s;
+  post({ t: 'listening', port: us_socket_local_port(s as never) });
+});
