@@ -3,9 +3,12 @@
  * and, at the end, asserts that no Chromium or Xvfb the suite started is still alive.
  */
 import { execFileSync } from 'node:child_process';
-import { survivors } from './helpers/processes.js';
+import { randomUUID } from 'node:crypto';
+import { survivors, RUN_TAG_VAR } from './helpers/processes.js';
 
 export async function setup(): Promise<void> {
+  // Tag this run: servers and hosts the tests start inherit it (see helpers/processes.ts).
+  process.env[RUN_TAG_VAR] ??= randomUUID();
   execFileSync(process.execPath, ['scripts/build.mjs'], { stdio: 'inherit' });
 }
 

@@ -1,7 +1,13 @@
-/** Process facts for tests: which Chromium and Xvfb processes are alive, read from /proc. */
+/**
+ * Process facts for tests, read from /proc. Every server a test run starts inherits
+ * FORGE_TEST_RUN, and so do the hosts it spawns; a survivor is a live process carrying this
+ * run's tag, so runs side by side on one machine never see each other's processes.
+ */
 import { readdirSync, readFileSync } from 'node:fs';
 
 export interface Proc { pid: number; ppid: number; cmd: string }
+
+export const RUN_TAG_VAR = 'FORGE_TEST_RUN';
 
 export function processes(): Proc[] {
   const out: Proc[] = [];
@@ -18,7 +24,17 @@ export function processes(): Proc[] {
   return out;
 }
 
-/** Hosts forge starts: Xvfb and the Debian Chromium binary (not the test's own headless browser). */
-export function survivors(): Proc[] {
-  return processes().filter((p) => /\/usr\/lib\/chromium\/chromium|\/usr\/bin\/Xvfb|(^| )Xvfb /.test(p.cmd) && !p.cmd.includes('--headless'));
+function environ(pid: number): string {
+  try { return readFileSync(`/proc/${pid}/environ`, 'utf8'); } catch { return ''; }
+}
+
+/** Chromium and Xvfb processes that carry `tag` (default: this run's) in their environment. */
+export function survivors(tag = process.env[RUN_TAG_VAR]): Proc[] {
+  if (!tag) return [];
+  return processes().filter((p) => /chromium|Xvfb/.test(p.cmd) && environ(p.pid).split('\0').includes(`${RUN_TAG_VAR}=${tag}`));
+}
+
+/** Host processes (Chromium, Xvfb) that descend from or were started by the server `serverPid`. */
+export function hostProcessesOf(tag: string): Proc[] {
+  return survivors(tag);
 }
