@@ -55,7 +55,7 @@ describe('two seats in one profile', () => {
 
   it('a click through a snapshot ref presses the real button', async () => {
     const snap = await a.call('browser_snapshot');
-    const ref = /button "Press" \[ref=(e\d+)\]/.exec(snap.text)![1];
+    const ref = /button "Press" \[ref=((?:f\d+)?e\d+)\]/.exec(snap.text)![1];
     const r = await a.call('browser_click', { element: 'Press', ref });
     expect(r.isError).toBe(false);
     expect(r.text).toContain('· clicked ·');

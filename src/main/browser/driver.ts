@@ -19,6 +19,7 @@ export class Driver {
   private arrived = new Map<string, { page: Page; openerId?: string }>();
   private waiting = new Map<string, (p: Page) => void>();
   private listener: NewPageListener = () => undefined;
+  private popupListener: (targetId: string, openerId: string) => void = () => undefined;
   private sessions = new WeakMap<Page, CDPSession>();
 
   private constructor(readonly browser: Browser, readonly context: BrowserContext, readonly cdp: CDPSession) {}
@@ -34,6 +35,11 @@ export class Driver {
         const driver = new Driver(browser, context, cdp);
         await context.addInitScript(PAGE_INIT_SCRIPT);
         context.on('page', (page) => driver.pageArrived(page));
+        // Popups are announced here long before the driver has prepared their page.
+        cdp.on('Target.targetCreated', (e: { targetInfo: { type: string; targetId: string; openerId?: string } }) => {
+          if (e.targetInfo.type === 'page' && e.targetInfo.openerId) driver.popupListener(e.targetInfo.targetId, e.targetInfo.openerId);
+        });
+        await cdp.send('Target.setDiscoverTargets', { discover: true });
         return driver;
       } catch (e) {
         last = e;
@@ -52,6 +58,9 @@ export class Driver {
 
   /** Every page the driver did not open itself: popups and pages other clients open. */
   onForeignPage(cb: NewPageListener): void { this.listener = cb; }
+
+  /** A page target opened by another page was created; its page is prepared later. */
+  onPopupCreated(cb: (targetId: string, openerId: string) => void): void { this.popupListener = cb; }
 
   /** Opens a tab in a window of its own and answers with it once the driver holds it. */
   async openWindowTab(): Promise<{ page: Page; targetId: string }> {

@@ -11,6 +11,11 @@ import { Driver } from './driver.js';
 import { TabRegistry, dialogRefusal, type DialogKind, type Tab } from './tabs.js';
 import { log } from '../logging.js';
 
+/** Grace after an action for the browser to announce a popup the action opened, ms. */
+const POPUP_SETTLE_MS = 40;
+/** Longest wait for an announced popup to become a tab, ms; past it the call answers without it. */
+const POPUP_REGISTER_MAX_MS = 5_000;
+
 export interface ProfileEvents {
   /** The tab list or a tab's state changed (for viewers' pushes). */
   changed(profile: ProfileBrowser): void;
@@ -34,6 +39,8 @@ export class ProfileBrowser {
   /** Seats whose tabs died with a host and who have not yet been told. */
   private deathNotices = new Map<string, string>();
   private liveSeats = new Set<string>();
+  /** Popups announced by the browser and not yet registered as tabs, by target id. */
+  private pendingPopups = new Map<string, { opener: string; registered: Promise<void>; done: () => void }>();
 
   constructor(readonly key: string, readonly dir: string, private readonly events: ProfileEvents) {}
 
@@ -78,6 +85,7 @@ export class ProfileBrowser {
     if (!host.alive) { await driver.close(); return; }
     this.driver = driver;
     driver.onForeignPage((page, targetId, openerId) => this.foreignPage(page, targetId, openerId));
+    driver.onPopupCreated((targetId, openerId) => this.popupCreated(targetId, openerId));
     for (const { page, targetId } of await driver.existingPages()) {
       if (!this.tabs.byTarget(targetId)) this.wire(this.tabs.add({ page, targetId, owner: null, title: '' }));
     }
@@ -195,7 +203,36 @@ export class ProfileBrowser {
     this.events.changed(this);
   }
 
+  private popupCreated(targetId: string, openerId: string): void {
+    const opener = this.tabs.byTarget(openerId);
+    if (!opener || this.tabs.byTarget(targetId)) return;
+    let done!: () => void;
+    const registered = new Promise<void>((r) => { done = r; });
+    const timer = setTimeout(() => this.pendingPopups.delete(targetId), POPUP_REGISTER_MAX_MS);
+    this.pendingPopups.set(targetId, { opener: opener.pageId, registered, done: () => { clearTimeout(timer); done(); } });
+  }
+
+  /**
+   * Waits until every popup the tab opened during a call is a registered tab, so the call's answer
+   * (and the next call) already knows it; bounded by POPUP_REGISTER_MAX_MS.
+   */
+  async settlePopups(tab: Tab): Promise<void> {
+    await new Promise((r) => setTimeout(r, POPUP_SETTLE_MS));
+    const waits = [...this.pendingPopups.values()].filter((p) => p.opener === tab.pageId).map((p) => p.registered);
+    if (waits.length) await Promise.race([Promise.all(waits), new Promise((r) => setTimeout(r, POPUP_REGISTER_MAX_MS))]);
+  }
+
   private async foreignPage(page: Page, targetId: string, openerId: string | undefined): Promise<void> {
+    const pending = this.pendingPopups.get(targetId);
+    this.pendingPopups.delete(targetId);
+    try {
+      await this.registerForeign(page, targetId, openerId);
+    } finally {
+      pending?.done();
+    }
+  }
+
+  private async registerForeign(page: Page, targetId: string, openerId: string | undefined): Promise<void> {
     if (this.tabs.byTarget(targetId)) return;
     const opener = openerId ? this.tabs.byTarget(openerId) : undefined;
     if (opener && opener.popups.size >= POPUPS_PER_PAGE_MAX) {

@@ -55,6 +55,7 @@ async function onTab(p: ProfileBrowser, ctx: SessionContext, tool: string, what:
     }
     try {
       const text = await work(tab);
+      await p.settlePopups(tab);
       return rebuilt ? `Note: ${rebuilt}.\n${text}` : text;
     } catch (e) {
       throw inForgeWords(e, tab, what);

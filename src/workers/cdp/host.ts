@@ -49,6 +49,8 @@ export function chromiumArgs(userDataDir: string): string[] {
     '--disable-renderer-backgrounding',
     '--disable-background-timer-throttling',
     '--disable-ipc-flooding-protection',
+    // An agent's click may open a popup (a sign-in); the per-page popup cap is forge's own.
+    '--disable-popup-blocking',
     '--disable-hang-monitor',
     '--disable-session-crashed-bubble',
     '--noerrdialogs',
