@@ -6,13 +6,15 @@
 import type { Page } from 'playwright-core';
 import { BrowserHost, type HostExit } from '../../workers/cdp/host.js';
 import { ForgeError, isForgeError } from '../../shared/errors.js';
-import { POPUPS_PER_PAGE_MAX } from '../../shared/limits.js';
+import { NAVIGATION_TIMEOUT_MS, POPUPS_PER_PAGE_MAX } from '../../shared/limits.js';
 import { Driver } from './driver.js';
 import { TabRegistry, dialogRefusal, type DialogKind, type Tab } from './tabs.js';
 import { log } from '../logging.js';
 
 /** Grace after an action for the browser to announce a popup the action opened, ms. */
 const POPUP_SETTLE_MS = 40;
+/** After a page closes under a call, how long to wait for its host's exit to be reported, ms. */
+const HOST_DEATH_GRACE_MS = 2_000;
 /** Longest wait for an announced popup to become a tab, ms; past it the call answers without it. */
 const POPUP_REGISTER_MAX_MS = 5_000;
 
@@ -39,6 +41,10 @@ export class ProfileBrowser {
   /** Seats whose tabs died with a host and who have not yet been told. */
   private deathNotices = new Map<string, string>();
   private liveSeats = new Set<string>();
+  /** Crashed pages being replaced: their close is not the tab's. */
+  private rebuilding = new WeakSet<Page>();
+  /** Seats that had a tab on the current host: its death is news to each of them. */
+  private hostSeats = new Set<string>();
   /** Popups announced by the browser and not yet registered as tabs, by target id. */
   private pendingPopups = new Map<string, { opener: string; registered: Promise<void>; done: () => void }>();
 
@@ -74,6 +80,7 @@ export class ProfileBrowser {
     const t0 = Date.now();
     await host.start();
     this.host = host;
+    this.hostSeats.clear();
     host.onExit((e) => this.hostExited(host, e));
     let driver: Driver;
     try {
@@ -95,8 +102,9 @@ export class ProfileBrowser {
 
   private hostExited(host: BrowserHost, e: HostExit): void {
     if (this.host !== host) return;
-    const owners = new Set(this.tabs.all().map((t) => t.owner).filter((o): o is string => !!o));
-    for (const seat of owners) this.deathNotices.set(seat, e.sentence);
+    // Pages may report closed before the process is reaped, so the tab list may be empty already.
+    for (const seat of this.hostSeats) this.deathNotices.set(seat, e.sentence);
+    this.hostSeats.clear();
     this.tabs.clear();
     const driver = this.driver;
     this.driver = undefined;
@@ -151,7 +159,15 @@ export class ProfileBrowser {
       let dialogWaiter: (() => void) | undefined;
       const dialog = new Promise<'dialog'>((resolve) => { dialogWaiter = () => resolve('dialog'); });
       if (!opts.allowDialog) tab.dialogWaiters.add(dialogWaiter!);
-      const job = work(tab, driver);
+      const job = work(tab, driver).catch(async (e: unknown) => {
+        // The driver may see its pages close before the process is reaped: a closed page is the
+        // host's death when the host exits within the grace.
+        if (!isForgeError(e) || e.kind === 'tab_not_open' || e.kind === 'page_crashed') {
+          await Promise.race([host.exited, new Promise((r) => setTimeout(r, HOST_DEATH_GRACE_MS))]);
+          if (host.dead) throw new ForgeError('host_exited', host.dead.sentence);
+        }
+        throw e;
+      });
       job.catch(() => undefined); // a job a dialog or a death overtook must not become unhandled
       death.catch(() => undefined);
       try {
@@ -180,6 +196,7 @@ export class ProfileBrowser {
     const boot = this.tabs.bootTab();
     if (boot) {
       boot.owner = seat;
+      this.hostSeats.add(seat);
       this.tabs.setCurrent(seat, boot);
       this.events.changed(this);
       return boot;
@@ -191,9 +208,31 @@ export class ProfileBrowser {
     const { page, targetId } = await driver.openWindowTab();
     const tab = this.tabs.byTarget(targetId) ?? this.wire(this.tabs.add({ page, targetId, owner: seat, title: '' }));
     tab.owner = seat;
+    this.hostSeats.add(seat);
     this.tabs.setCurrent(seat, tab);
     this.events.changed(this);
     return tab;
+  }
+
+  /**
+   * Replaces a crashed page with a fresh window at the same address, keeping the tab's number,
+   * page id and owner: the driver never recovers a page whose renderer died.
+   */
+  async rebuildTab(tab: Tab, url: string): Promise<void> {
+    const { driver } = await this.ensure();
+    const old = tab.page;
+    this.rebuilding.add(old);
+    const { page, targetId } = await driver.openWindowTab();
+    tab.page = page;
+    tab.targetId = targetId;
+    tab.crashed = false;
+    tab.dialog = undefined;
+    tab.fileChooser = undefined;
+    this.wire(tab);
+    old.removeAllListeners();
+    await old.close().catch(() => undefined);
+    if (url && url !== 'about:blank') await page.goto(url, { timeout: NAVIGATION_TIMEOUT_MS }).catch(() => undefined);
+    this.events.changed(this);
   }
 
   async closeTab(tab: Tab): Promise<void> {
@@ -262,7 +301,7 @@ export class ProfileBrowser {
     page.on('filechooser', (chooser) => { tab.fileChooser = chooser; });
     page.on('crash', () => { tab.crashed = true; this.events.changed(this); });
     page.on('close', () => {
-      if (!this.tabs.get(tab.pageId)) return;
+      if (this.rebuilding.has(page) || tab.page !== page || !this.tabs.get(tab.pageId)) return;
       const opener = tab.openerPageId ? this.tabs.get(tab.openerPageId) : undefined;
       this.tabs.remove(tab.pageId);
       if (opener && tab.owner) opener.notices.push(`the popup in tab ${tab.number} closed; tab ${opener.number} is your current tab again`);

@@ -40,26 +40,35 @@ async function pageState(tab: Tab, withSnapshot = true): Promise<string> {
   return lines.join('\n');
 }
 
+/** Tools that may run on a page forge just reloaded; others hold refs the crash took away. */
+const RUNS_AFTER_REBUILD = new Set(['browser_navigate', 'browser_snapshot', 'browser_tabs', 'browser_navigate_back']);
+
+/** Reloads a page whose renderer died, and says so; refs-holding calls are refused after it. */
+async function rebuild(tab: Tab, tool: string, p: ProfileBrowser): Promise<string> {
+  const url = tab.page.url();
+  await p.rebuildTab(tab, url);
+  tab.crashed = false;
+  const said = `the page in tab ${tab.number} (${tab.pageId}) had crashed; forge reloaded it (${url})`;
+  if (!RUNS_AFTER_REBUILD.has(tool)) throw new ForgeError('page_crashed', `${said}; its earlier refs are gone — take a fresh browser_snapshot, then try again`);
+  return said;
+}
+
 /** Runs a call on the seat's current tab and writes the common parts of its answer. */
 async function onTab(p: ProfileBrowser, ctx: SessionContext, tool: string, what: string, work: (tab: Tab) => Promise<string>, opts: { allowDialog?: boolean } = {}): Promise<ToolAnswer> {
   const r = await p.call(ctx.seat.key, tool, async (tab) => {
-    let rebuilt = '';
-    if (tab.crashed) {
-      const url = tab.page.url();
-      await tab.page.goto(url, { timeout: NAVIGATION_TIMEOUT_MS }).catch(() => undefined);
-      tab.crashed = false;
-      rebuilt = `the page in tab ${tab.number} (${tab.pageId}) had crashed; forge reloaded it (${url})`;
-      if (tool !== 'browser_navigate' && tool !== 'browser_snapshot' && tool !== 'browser_tabs') {
-        throw new ForgeError('page_crashed', `${rebuilt}; its earlier refs are gone — take a fresh browser_snapshot, then try again`);
-      }
-    }
+    let rebuilt = tab.crashed ? await rebuild(tab, tool, p) : '';
+    let text: string;
     try {
-      const text = await work(tab);
-      await p.settlePopups(tab);
-      return rebuilt ? `Note: ${rebuilt}.\n${text}` : text;
+      text = await work(tab);
     } catch (e) {
-      throw inForgeWords(e, tab, what);
+      if (!/Target crashed/.test((e as Error)?.message ?? '')) throw inForgeWords(e, tab, what);
+      // The driver saw the renderer die before its crash event: rebuild now, then once more.
+      tab.crashed = true;
+      rebuilt = await rebuild(tab, tool, p);
+      try { text = await work(tab); } catch (e2) { throw inForgeWords(e2, tab, what); }
     }
+    await p.settlePopups(tab);
+    return rebuilt ? `Note: ${rebuilt}.\n${text}` : text;
   }, opts);
   const notes: string[] = [];
   if (r.notice) notes.push(`Note: ${r.notice.replace(/the next call brings it back$/, 'this call brought it back on a fresh host; your earlier tabs are gone')}.`);
