@@ -13,6 +13,8 @@ import { log } from '../logging.js';
 
 /** Grace after an action for the browser to announce a popup the action opened, ms. */
 const POPUP_SETTLE_MS = 40;
+/** How long an orderly Browser.close may take before the host's processes are signalled, ms. */
+const BROWSER_CLOSE_WAIT_MS = 2_000;
 /** After a page closes under a call, how long to wait for its host's exit to be reported, ms. */
 const HOST_DEATH_GRACE_MS = 2_000;
 /** Longest wait for an announced popup to become a tab, ms; past it the call answers without it. */
@@ -123,7 +125,12 @@ export class ProfileBrowser {
     const driver = this.driver;
     this.driver = undefined;
     this.tabs.clear();
-    await driver?.close();
+    // Browser.close is Chromium's own orderly exit: the profile's cookies reach the disk.
+    if (driver) {
+      await Promise.race([driver.cdp.send('Browser.close').catch(() => undefined), new Promise((r) => setTimeout(r, BROWSER_CLOSE_WAIT_MS))]);
+      await Promise.race([host.exited, new Promise((r) => setTimeout(r, BROWSER_CLOSE_WAIT_MS))]);
+      await driver.close();
+    }
     await host.stop();
     log.info({ profile: this.key, hostPid: host.pid, reason }, 'browser host ended');
     this.events.hostEnded(this, `the browser host was closed (${reason}); the next call brings it back`);

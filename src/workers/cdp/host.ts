@@ -219,6 +219,9 @@ export class BrowserHost {
     if (this.stopping) return this.stopped;
     this.stopping = true;
     this.stopped = (async () => {
+      // The browser alone first: it shuts its own children down and flushes cookies to disk.
+      killOne(this.chromium, 'SIGTERM');
+      await waitExit(this.chromium, STOP_GRACE_MS);
       killGroup(this.chromium, 'SIGTERM');
       killGroup(this.xvfb, 'SIGTERM');
       await Promise.all([waitExit(this.chromium, STOP_GRACE_MS), waitExit(this.xvfb, STOP_GRACE_MS)]);
@@ -234,6 +237,11 @@ export class BrowserHost {
     return this.stopped;
   }
   private stopped: Promise<void> = Promise.resolve();
+}
+
+function killOne(child: ChildProcess | undefined, signal: NodeJS.Signals): void {
+  if (!child?.pid || child.exitCode !== null || child.signalCode !== null) return;
+  try { process.kill(child.pid, signal); } catch { /* already gone */ }
 }
 
 function killGroup(child: ChildProcess | undefined, signal: NodeJS.Signals): void {
