@@ -132,7 +132,9 @@ export class Fanout {
         if (!keyframe) { this.counters.patchesWithheld++; v.holds = HOLDS_NOTHING; owedAndReady = true; }
         continue;
       }
-      v.sink.cork(() => { for (const p of f.parts) v.sink.send(p); });
+      // One message goes out in one write anyway; cork only to batch the patches of one frame.
+      if (f.parts.length === 1) v.sink.send(f.parts[0]!);
+      else v.sink.cork(() => { for (const p of f.parts) v.sink.send(p); });
       v.holds = f.seq;
       this.counters.viewerFrames++;
       this.counters.bytesOut += bytes;
