@@ -15,7 +15,7 @@ import { FramePipeline } from '../src/workers/cdp/pipeline.js';
 import { CdpConnection } from '../src/workers/cdp/connection.js';
 import { WebpRing } from '../src/shared/ring.js';
 import type { EncodedFrame } from '../src/workers/encode/protocol.js';
-import { LoadGen, Relay, root, servePages, sleep, type ViewerResult } from './harness.js';
+import { LoadGen, Relay, saveRun, root, servePages, sleep, type ViewerResult } from './harness.js';
 import { Replayer, type Recorded } from './replay.js';
 import { median } from './stamp.js';
 
@@ -154,5 +154,6 @@ try {
 } finally {
   await relay.stop();
 }
+saveRun('fanout', result);
 console.log(JSON.stringify(result));
 process.exit(0);

@@ -16,7 +16,7 @@ import { FramePipeline } from '../src/workers/cdp/pipeline.js';
 import { CdpConnection } from '../src/workers/cdp/connection.js';
 import type { EncodeMode } from '../src/workers/encode/protocol.js';
 import { WEBP_EFFORT, WEBP_QUALITY } from '../src/workers/encode/protocol.js';
-import { LoadGen, Relay, groupCpuMs, selfCpuMs, servePages, sleep } from './harness.js';
+import { LoadGen, Relay, saveRun, groupCpuMs, selfCpuMs, servePages, sleep } from './harness.js';
 import { median, percentile, readStamp, stampAge } from './stamp.js';
 
 const json = process.argv.includes('--json');
@@ -153,5 +153,6 @@ try {
   rmSync(profileDir, { recursive: true, force: true });
 }
 if (!json) console.table(Object.fromEntries(Object.entries(result.pages).flatMap(([p, f]) => [[p, { ...f, screencast: undefined }], [`${p} (screencast)`, f.screencast]])));
+saveRun('frames', result);
 console.log(JSON.stringify(result));
 process.exit(0);

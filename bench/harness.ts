@@ -2,9 +2,9 @@
  * What the frame benches share: the test pages over HTTP, the relay worker, the load generator
  * process, and CPU accounting from /proc (host processes by process group, this process whole).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
@@ -122,4 +122,14 @@ export class LoadGen {
       } catch { /* not ours */ }
     }
   }
+}
+
+/** Keeps a run's figures as bench/results/<bench>-<time>.json for `./forge bench report`. */
+export function saveRun(bench: string, figures: unknown): void {
+  const dir = join(root, 'bench', 'results');
+  mkdirSync(dir, { recursive: true });
+  let commit = '';
+  try { commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root, encoding: 'utf8' }).trim(); } catch { /* not a checkout */ }
+  const at = new Date().toISOString();
+  writeFileSync(join(dir, `${bench}-${at.replace(/[:.]/g, '-')}.json`), JSON.stringify({ bench, at, commit, figures }, null, 1) + '\n');
 }

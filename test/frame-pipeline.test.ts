@@ -151,8 +151,12 @@ describe('frames from a watched tab', () => {
     fast.watch(11);
     slow.watch(11);
     const fastBefore = fast.frames.length;
-    await sleep(5000);
-    const during = await fanoutStats();
+    // Until the kernel's buffers are full and the relay has to skip it (a few MB of frames).
+    let during = await fanoutStats();
+    for (let waited = 0; during.skipped === before.skipped && waited < 30_000; waited += 500) {
+      await sleep(500);
+      during = await fanoutStats();
+    }
     const fastDuring = fast.frames.length - fastBefore;
     const slowSeenBeforeResume = slow.frames.length;
     (slow.ws as unknown as { _socket: { resume(): void } })._socket.resume();

@@ -16,6 +16,13 @@ import type { Framebuffer, Rect } from './framebuffer.js';
 /** Framebuffer bytes read per pread, whole screen rows: 2 MiB is 136 rows of a 3840 px screen. */
 const FB_CHUNK_BYTES = 2 * 1024 * 1024;
 
+/**
+ * How long a published frame may wait for the encoder before a newer capture replaces it, ms:
+ * while the encoder is busy, capturing is wasted work, but a frame nobody takes must not stall
+ * the tab's picture.
+ */
+const CAPTURE_WAIT_FOR_ENCODER_MS = 250;
+
 export interface CaptureStats { frames: number; skippedNoSlot: number; captureMs: number }
 
 export class TabCapture {
@@ -24,6 +31,7 @@ export class TabCapture {
   seq = 0;
   pending: Band | undefined;
   lastAt = -Infinity;
+  publishedAt = -Infinity;
   timer: NodeJS.Timeout | undefined;
   readonly stats: CaptureStats = { frames: 0, skippedNoSlot: 0, captureMs: 0 };
 
@@ -90,6 +98,13 @@ export class HostCapture {
     if (!t.pending || this.tabs.get(t.tab) !== t) return;
     const started = performance.now();
     const prev = t.latestSlot;
+    // The encoder has not taken the last frame yet: capturing now would be work it drops. Keep
+    // the damage and look again next period (a frame left waiting too long is replaced anyway).
+    if (prev >= 0 && this.ring.get(prev, F_STATE) === SLOT_READY && started - t.publishedAt < CAPTURE_WAIT_FOR_ENCODER_MS) {
+      t.lastAt = started;
+      this.schedule(t);
+      return;
+    }
     const exclude = new Set<number>();
     for (const o of this.tabs.values()) if (o.latestSlot >= 0) exclude.add(o.latestSlot);
     const slot = this.ring.claim(exclude);
@@ -140,6 +155,7 @@ export class HostCapture {
     this.ring.set(slot, F_STATE, SLOT_READY);
     if (prev >= 0) this.ring.set(prev, F_STATE, SLOT_FREE);
     t.latestSlot = slot;
+    t.publishedAt = performance.now();
     t.stats.frames++;
     t.stats.captureMs += performance.now() - started;
     this.publish({ t: 'frame', tab: t.tab, slot, seq }, t);
