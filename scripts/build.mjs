@@ -11,7 +11,9 @@ tsc('clients/web/tsconfig.json');
 
 mkdirSync('dist/web', { recursive: true });
 await build({
-  entryPoints: ['clients/web/main.ts'],
+  // The frame worker is its own entry: the page starts it by URL (frames/worker.js).
+  entryPoints: ['clients/web/main.ts', 'clients/web/frames/worker.ts'],
+  outbase: 'clients/web',
   bundle: true,
   splitting: true,
   format: 'esm',

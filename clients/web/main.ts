@@ -1,3 +1,11 @@
 /** The web client's entry: connects to the viewer socket with the token from the page's URL. */
+import { startShell } from './shell.js';
+
 const app = document.getElementById('app')!;
-app.textContent = 'forge';
+const params = new URLSearchParams(location.search);
+const token = params.get('token');
+if (!token) {
+  app.textContent = 'This page needs its viewer link: open the address forge printed, which carries ?token=.';
+} else {
+  startShell(app, token, params.get('seat'));
+}

@@ -1,0 +1,257 @@
+/**
+ * The browser surface in the takeover: attaches this connection to one tab of the profile,
+ * draws the role the server pushes (take control / release control), the page's own history
+ * arrows, the picker, the picture and its states, and sends the controller's gestures and keys.
+ * Every call the desktop makes to its shell is a socket message here: attach, detach, resize,
+ * control, nav, input.
+ */
+import { FRAME_KIND_BROWSER, type ServerMessage, type InputEvent as PageInput } from '../../src/shared/protocol.js';
+import type { Connection } from './connection.js';
+import { fill, h } from './dom.js';
+import { FrameRenderer } from './frames/renderer.js';
+import { Gestures } from './input.js';
+import { KeySink } from './keys.js';
+import { RESIZE_SETTLE_MS } from './limits.js';
+import { TabPicker } from './picker.js';
+import type { Tabs } from './tabs.js';
+import type { Takeover, TakeoverSurface } from './takeover.js';
+
+export interface View {
+  tab: number; pageId: string; profile: string; you: number; controller: number | null;
+  width: number; height: number; title: string; url: string;
+}
+
+export type Phase = 'closed' | 'opening' | 'live' | 'failed';
+
+/** The takeover's own background, which the bars around a fitted picture are drawn in. */
+const STAGE_BACKGROUND = '#0b0c0f';
+
+export class BrowserSurface implements TakeoverSurface {
+  readonly kind = 'browser';
+  readonly nav: HTMLElement;
+  readonly actions: HTMLElement;
+  readonly body: HTMLElement;
+  phase: Phase = 'closed';
+  view: View | null = null;
+  private history = { back: false, forward: false };
+  /** The page id asked for (a show, the picker), kept for a re-attach after a reconnect. */
+  private wanted: string | undefined;
+  private failure = '';
+  private box = { w: 0, h: 0 };
+  private resizeTimer: number | undefined;
+  private nextId = 1;
+  private attachId = 0;
+  private readonly renderer = new FrameRenderer();
+  private readonly keys: KeySink;
+  private readonly picker: TabPicker;
+  private readonly back: HTMLButtonElement;
+  private readonly forward: HTMLButtonElement;
+  private readonly role: HTMLElement;
+  private readonly control: HTMLButtonElement;
+  private readonly retry: HTMLButtonElement;
+  private readonly keyboard: HTMLButtonElement;
+  private readonly state: HTMLElement;
+  /** Called when what this surface shows changed (the strip's show / hide follow it). */
+  onChange: () => void = () => {};
+
+  constructor(private readonly conn: Connection, tabs: Tabs, private readonly takeover: Takeover, private readonly seat: string | null) {
+    this.back = h('button', { type: 'button', class: 'bar-arrow', 'aria-label': 'back', onclick: () => this.navigate('back') }, '‹');
+    this.forward = h('button', { type: 'button', class: 'bar-arrow', 'aria-label': 'forward', onclick: () => this.navigate('forward') }, '›');
+    this.picker = new TabPicker(tabs, (pageId) => this.open(pageId));
+    this.nav = h('div', { class: 'bar-group' }, this.back, this.forward, this.picker.el);
+    this.role = h('span', { class: 'bar-role', role: 'status' });
+    this.keyboard = h('button', { type: 'button', class: 'bar-keyboard', 'aria-label': 'type into the page', onclick: () => this.takeover.keysToPage() }, '⌨');
+    this.control = h('button', { type: 'button', class: 'bar-control', onclick: () => this.toggleControl() });
+    this.retry = h('button', { type: 'button', class: 'bar-retry', hidden: true, onclick: () => this.attach() }, 'try again');
+    this.actions = h('div', { class: 'bar-group' }, this.role, this.keyboard, this.retry, this.control);
+    this.keys = new KeySink({
+      controlling: () => this.controlling(),
+      send: (ev) => this.input(ev),
+      refused: () => this.watcherTried(),
+      toBar: () => this.takeover.chordFromPage(),
+      nav: (dir) => this.navigate(dir),
+    });
+    this.state = h('div', { class: 'surface-state', role: 'status', 'aria-live': 'polite' });
+    this.body = h('div', { class: 'surface', 'data-phase': 'closed' }, this.renderer.canvas, this.keys.el, this.state);
+    new Gestures(this.renderer.canvas, {
+      controlling: () => this.controlling(),
+      send: (ev) => this.input(ev),
+      picture: () => ({ w: this.renderer.picW, h: this.renderer.picH }),
+      refused: () => this.watcherTried(),
+      pressed: () => this.takeover.keysToPage(),
+    });
+    this.renderer.onStats = () => this.render();
+    new ResizeObserver(() => this.measure()).observe(this.body);
+    conn.onBinary(FRAME_KIND_BROWSER, (buf) => { if (this.phase === 'live' || this.phase === 'opening') this.renderer.push(buf); });
+    conn.onMessage((m) => this.message(m));
+    conn.onState((s) => {
+      if (this.phase === 'closed') return;
+      if (s === 'open') this.attach();
+      else if (s === 'down') { this.phase = 'opening'; this.render(); }
+    });
+    this.render();
+  }
+
+  /** Raises the takeover on `pageId` (else the profile's first tab). */
+  open(pageId?: string): void {
+    this.wanted = pageId;
+    if (this.takeover.shown !== this) this.takeover.raise(this, this.title());
+    this.attach();
+  }
+
+  /** The page id this page shows, while the takeover is up on this surface. */
+  shownPageId(): string | null {
+    if (this.takeover.shown !== this) return null;
+    return this.view?.pageId ?? this.wanted ?? null;
+  }
+
+  takeKeys(): boolean {
+    if (this.phase === 'failed') return false;
+    this.keys.focus();
+    return this.keys.focused;
+  }
+
+  lowered(): void {
+    if (this.phase === 'closed') return;
+    this.conn.send({ t: 'detach' });
+    this.phase = 'closed';
+    this.view = null;
+    this.wanted = undefined;
+    this.renderer.reset();
+    this.render();
+    this.onChange();
+  }
+
+  controlling(): boolean {
+    return this.phase === 'live' && this.view !== null && this.view.controller === this.view.you;
+  }
+
+  private attach(): void {
+    this.phase = 'opening';
+    this.failure = '';
+    this.view = null;
+    this.renderer.reset();
+    this.measure();
+    this.render();
+    this.attachId = this.nextId++;
+    const sent = this.conn.send({
+      t: 'attach', ...(this.wanted ? { pageId: this.wanted } : {}), ...(this.seat ? { seat: this.seat } : {}),
+      w: this.box.w, h: this.box.h, id: this.attachId,
+    });
+    if (!sent) this.render();
+  }
+
+  private message(m: ServerMessage): void {
+    if (this.phase === 'closed') return;
+    switch (m.t) {
+      case 'view': {
+        const v = m as unknown as View;
+        const first = this.phase !== 'live' || this.view?.pageId !== v.pageId;
+        this.view = v;
+        this.wanted = v.pageId;
+        this.phase = 'live';
+        if (first) this.onChange();
+        break;
+      }
+      case 'history': {
+        const hm = m as unknown as { tab: number; back: boolean; forward: boolean };
+        if (this.view && hm.tab !== this.view.tab) return;
+        this.history = { back: hm.back, forward: hm.forward };
+        break;
+      }
+      case 'gone': {
+        const g = m as unknown as { tab: number; message: string };
+        if (this.view && g.tab !== this.view.tab) return;
+        this.fail(g.message);
+        break;
+      }
+      case 'error': {
+        const e = m as unknown as { message: string; for?: string; id?: number };
+        if (e.for === 'attach' && (e.id === undefined || e.id === this.attachId)) this.fail(e.message);
+        else if (e.for === 'attach' || e.for === 'detach' || e.for === 'tabs') return;
+        else this.takeover.say(e.message);
+        break;
+      }
+      default: return;
+    }
+    this.render();
+  }
+
+  private fail(sentence: string): void {
+    this.phase = 'failed';
+    this.failure = sentence;
+    this.renderer.reset();
+    this.render();
+    // A failed page has no picture to hold the keys: the bar takes them.
+    if (this.takeover.shown === this) this.takeover.keysToBar();
+  }
+
+  private toggleControl(): void {
+    if (this.phase !== 'live') return;
+    if (!this.conn.send({ t: 'control', take: !this.controlling(), id: this.nextId++ })) {
+      this.takeover.say('Not sent - the connection is down.');
+    }
+  }
+
+  private navigate(dir: 'back' | 'forward'): void {
+    if (!this.controlling()) { this.watcherTried(); return; }
+    if (!this.history[dir]) return;
+    this.conn.send({ t: 'nav', dir, id: this.nextId++ });
+  }
+
+  private input(ev: PageInput): void {
+    this.conn.send({ t: 'input', ev });
+  }
+
+  private watcherTried(): void {
+    if (this.phase === 'live') this.takeover.say('You are watching: take control to drive the page.', 'plain');
+  }
+
+  private measure(): void {
+    const r = this.body.getBoundingClientRect();
+    const w = Math.round(r.width);
+    const hh = Math.round(r.height);
+    if (w === this.box.w && hh === this.box.h) return;
+    this.box = { w, h: hh };
+    this.renderer.setBox(w, hh, STAGE_BACKGROUND);
+    if (this.phase !== 'live' || w === 0 || hh === 0) return;
+    clearTimeout(this.resizeTimer);
+    this.resizeTimer = window.setTimeout(() => this.conn.send({ t: 'resize', w: this.box.w, h: this.box.h }), RESIZE_SETTLE_MS);
+  }
+
+  private title(): string {
+    return this.view ? `the browser · ${this.view.profile}` : 'the browser';
+  }
+
+  private render(): void {
+    const v = this.view;
+    const live = this.phase === 'live';
+    const mine = this.controlling();
+    this.body.dataset.phase = this.phase;
+    this.back.disabled = !(mine && this.history.back);
+    this.forward.disabled = !(mine && this.history.forward);
+    this.back.title = mine ? 'back' : 'only the controller moves through the page\'s history';
+    this.forward.title = this.back.title;
+    this.picker.setCurrent(v ? { number: v.tab, pageId: v.pageId } : null);
+    this.control.hidden = this.phase === 'failed';
+    this.control.disabled = !live;
+    this.control.textContent = mine ? 'release control' : 'take control';
+    this.control.setAttribute('aria-pressed', String(mine));
+    this.retry.hidden = this.phase !== 'failed';
+    this.keyboard.hidden = !mine;
+    const role = !live || !v ? '' : mine ? 'you control the page' : v.controller === null ? 'watching · nobody controls the page' : 'watching · another viewer controls the page';
+    this.role.textContent = role;
+    this.role.dataset.role = !live || !v ? '' : mine ? 'controller' : 'watcher';
+    if (this.takeover.shown === this) this.takeover.setTitle(this.title());
+    this.renderState();
+  }
+
+  private renderState(): void {
+    let words = '';
+    if (this.phase === 'opening') words = this.conn.state === 'open' ? 'opening the browser…' : 'the connection is down - reconnecting…';
+    else if (this.phase === 'failed') words = this.failure;
+    else if (this.phase === 'live' && !this.renderer.pictured) words = 'opening the browser…';
+    fill(this.state, words);
+    this.state.hidden = words === '';
+  }
+}

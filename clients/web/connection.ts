@@ -1,0 +1,128 @@
+/**
+ * The viewer socket: one WebSocket to /ws with the page's token, reconnected with backoff and
+ * kept alive by pings. Control messages are msgpack both ways; binary frames go to whoever
+ * listens for their kind. Everything that depends on the socket re-subscribes on `open`.
+ */
+import { decodeControl, encodeControl, type ClientMessage, type ServerMessage } from '../../src/shared/protocol.js';
+import { PING_PERIOD_MS, RECONNECT_FACTOR, RECONNECT_FIRST_MS, RECONNECT_MAX_MS } from './limits.js';
+
+export type LinkState = 'connecting' | 'open' | 'down';
+
+type Listener<T> = (v: T) => void;
+
+export class Connection {
+  state: LinkState = 'connecting';
+  /** This socket's viewer id and org, from the server's welcome. */
+  viewerId = 0;
+  org = '';
+  private ws: WebSocket | null = null;
+  private wait = RECONNECT_FIRST_MS;
+  private retry: number | undefined;
+  private ping: number | undefined;
+  private stopped = false;
+  private readonly messageListeners = new Set<Listener<ServerMessage>>();
+  private readonly binaryListeners = new Map<number, Set<Listener<ArrayBuffer>>>();
+  private readonly stateListeners = new Set<Listener<LinkState>>();
+
+  constructor(private readonly url: string) {}
+
+  /** The socket URL for this page: same host, /ws, the page's token. */
+  static forPage(token: string): Connection {
+    const scheme = location.protocol === 'https:' ? 'wss:' : 'ws:';
+    return new Connection(`${scheme}//${location.host}/ws?token=${encodeURIComponent(token)}`);
+  }
+
+  start(): void {
+    this.stopped = false;
+    this.open();
+  }
+
+  stop(): void {
+    this.stopped = true;
+    clearTimeout(this.retry);
+    clearInterval(this.ping);
+    this.ws?.close(1000, 'the page closed');
+    this.ws = null;
+  }
+
+  /** Sends a control message; false when the socket is not open (the caller says so, nothing queues). */
+  send(msg: ClientMessage): boolean {
+    if (!this.ws || this.ws.readyState !== WebSocket.OPEN) return false;
+    this.ws.send(encodeControl(msg));
+    return true;
+  }
+
+  onMessage(cb: Listener<ServerMessage>): () => void {
+    this.messageListeners.add(cb);
+    return () => this.messageListeners.delete(cb);
+  }
+
+  /** Binary messages whose first byte is `kind` (1 browser frames, 4 terminal bytes). */
+  onBinary(kind: number, cb: Listener<ArrayBuffer>): () => void {
+    let set = this.binaryListeners.get(kind);
+    if (!set) this.binaryListeners.set(kind, (set = new Set()));
+    set.add(cb);
+    return () => set!.delete(cb);
+  }
+
+  /** Called with every state change, and at once with the current state. */
+  onState(cb: Listener<LinkState>): () => void {
+    this.stateListeners.add(cb);
+    cb(this.state);
+    return () => this.stateListeners.delete(cb);
+  }
+
+  private setState(s: LinkState): void {
+    if (this.state === s) return;
+    this.state = s;
+    for (const cb of this.stateListeners) cb(s);
+  }
+
+  private open(): void {
+    this.setState('connecting');
+    const ws = new WebSocket(this.url);
+    ws.binaryType = 'arraybuffer';
+    this.ws = ws;
+    ws.onopen = () => {
+      this.wait = RECONNECT_FIRST_MS;
+      clearInterval(this.ping);
+      this.ping = window.setInterval(() => this.send({ t: 'ping' }), PING_PERIOD_MS);
+      this.setState('open');
+    };
+    ws.onmessage = (e: MessageEvent<ArrayBuffer | string>) => {
+      if (typeof e.data === 'string') return;
+      const bytes = new Uint8Array(e.data);
+      if (bytes.length === 0) return;
+      const kind = bytes[0]!;
+      const binary = this.binaryListeners.get(kind);
+      // Control messages are msgpack maps (first byte 0x8X/0xDE/0xDF); frames start with their kind.
+      if (binary && binary.size > 0 && kind < 0x80) {
+        for (const cb of binary) cb(e.data);
+        return;
+      }
+      const decoded = decodeControl(bytes);
+      if (!decoded.ok) return;
+      const msg = decoded.msg as ServerMessage;
+      if (msg.t === 'welcome') {
+        this.viewerId = (msg as { viewerId: number }).viewerId;
+        this.org = (msg as { org: string }).org;
+      }
+      for (const cb of this.messageListeners) cb(msg);
+    };
+    ws.onclose = () => {
+      clearInterval(this.ping);
+      if (this.ws !== ws) return;
+      this.ws = null;
+      if (this.stopped) return;
+      this.setState('down');
+      this.schedule();
+    };
+  }
+
+  private schedule(): void {
+    clearTimeout(this.retry);
+    const jitter = 0.8 + Math.random() * 0.4;
+    this.retry = window.setTimeout(() => this.open(), this.wait * jitter);
+    this.wait = Math.min(RECONNECT_MAX_MS, this.wait * RECONNECT_FACTOR);
+  }
+}

@@ -1,0 +1,31 @@
+/**
+ * The web client's own bounds and cadences, each with its unit and the trade-off it makes.
+ * The server's limits live in src/shared/limits.ts.
+ */
+
+/** First reconnect wait, ms: short enough that a server restart feels like a blink. */
+export const RECONNECT_FIRST_MS = 250;
+/** Longest reconnect wait, ms: a server that stays down is tried often enough to come back within seconds. */
+export const RECONNECT_MAX_MS = 8_000;
+/** Each failed reconnect multiplies the wait by this; jitter keeps many tabs from retrying in step. */
+export const RECONNECT_FACTOR = 2;
+
+/** Ping period, ms: well inside the relay's 60 s idle close, so a quiet viewer is never dropped. */
+export const PING_PERIOD_MS = 20_000;
+
+/** Resize settle, ms: a dragged window sends one resize when it rests, not one per pixel. */
+export const RESIZE_SETTLE_MS = 120;
+
+/** Largest gap between presses that still counts as a double click, ms (the platforms' usual default). */
+export const MULTI_CLICK_MS = 500;
+/** Largest travel between presses that still counts as a double click, CSS px. */
+export const MULTI_CLICK_SLOP_PX = 4;
+
+/** Finger travel before a touch is a swipe (a wheel) rather than a tap, CSS px. */
+export const TAP_SLOP_PX = 10;
+
+/** How long a refusal stays on the bar's notice line, ms: long enough to read a sentence. */
+export const NOTICE_MS = 6_000;
+
+/** How often the frame worker reports what it drew, ms: the page's counters, not a per-frame message. */
+export const FRAME_REPORT_MS = 250;

@@ -1,0 +1,60 @@
+/**
+ * The bar's tab picker: names the tab on screen and lists the profile's other tabs; choosing one
+ * re-attaches this surface to it (which replaces what this connection watched).
+ */
+import { fill, h } from './dom.js';
+import { tabRowBody } from './strip.js';
+import type { TabList, Tabs } from './tabs.js';
+
+export class TabPicker {
+  readonly el: HTMLElement;
+  private readonly button: HTMLButtonElement;
+  private readonly menu: HTMLElement;
+  private list: TabList | null = null;
+  private current: { number: number; pageId: string } | null = null;
+
+  constructor(tabs: Tabs, private readonly choose: (pageId: string) => void) {
+    this.button = h('button', {
+      type: 'button', class: 'picker-button', 'aria-haspopup': 'true', 'aria-expanded': 'false', 'aria-controls': 'tab-picker-menu',
+      onclick: () => this.toggle(),
+    });
+    this.menu = h('div', { class: 'picker-menu', id: 'tab-picker-menu', role: 'menu', 'aria-label': 'the profile\'s tabs', hidden: true });
+    this.el = h('div', { class: 'picker' }, this.button, this.menu);
+    this.menu.addEventListener('keydown', (e) => { if (e.key === 'Escape') { e.stopPropagation(); this.close(true); } });
+    document.addEventListener('pointerdown', (e) => { if (!this.el.contains(e.target as Node)) this.close(false); });
+    tabs.onChange((l) => { this.list = l; this.render(); });
+  }
+
+  /** The tab this surface shows (null while opening). */
+  setCurrent(cur: { number: number; pageId: string } | null): void {
+    this.current = cur;
+    this.render();
+  }
+
+  close(refocus: boolean): void {
+    if (this.menu.hidden) return;
+    this.menu.hidden = true;
+    this.button.setAttribute('aria-expanded', 'false');
+    if (refocus) this.button.focus();
+  }
+
+  private toggle(): void {
+    const opening = this.menu.hidden;
+    this.menu.hidden = !opening;
+    this.button.setAttribute('aria-expanded', String(opening));
+    if (opening) this.menu.querySelector<HTMLElement>('[role="menuitemradio"]')?.focus();
+  }
+
+  private render(): void {
+    const cur = this.current;
+    const n = this.list?.tabs.length ?? 0;
+    fill(this.button, cur ? `tab ${cur.number}` : 'tab …', h('span', { class: 'picker-caret', 'aria-hidden': 'true' }, ' ▾'));
+    this.button.setAttribute('aria-label', cur ? `tab ${cur.number} of ${n}; pick another tab` : 'pick a tab');
+    this.button.disabled = n === 0;
+    fill(this.menu, ...(this.list?.tabs ?? []).map((t) => h('button', {
+      type: 'button', class: 'picker-item', role: 'menuitemradio', 'data-page-id': t.pageId,
+      'aria-checked': String(cur?.pageId === t.pageId),
+      onclick: () => { this.close(true); if (cur?.pageId !== t.pageId) this.choose(t.pageId); },
+    }, tabRowBody(t))));
+  }
+}
