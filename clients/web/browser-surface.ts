@@ -5,7 +5,7 @@
  * Every call the desktop makes to its shell is a socket message here: attach, detach, resize,
  * control, nav, input.
  */
-import { FRAME_KIND_BROWSER, type ServerMessage, type InputEvent as PageInput } from '../../src/shared/protocol.js';
+import { FRAME_KIND_BROWSER, FRAME_OFF_ID, type ServerMessage, type InputEvent as PageInput } from '../../src/shared/protocol.js';
 import type { Connection } from './connection.js';
 import { fill, h } from './dom.js';
 import { FrameRenderer } from './frames/renderer.js';
@@ -19,6 +19,8 @@ import type { Takeover, TakeoverSurface } from './takeover.js';
 export interface View {
   tab: number; pageId: string; profile: string; you: number; controller: number | null;
   width: number; height: number; title: string; url: string;
+  /** The id this tab's frames carry in their header, when the server names it. */
+  frame?: number;
 }
 
 export type Phase = 'closed' | 'opening' | 'live' | 'failed';
@@ -82,7 +84,7 @@ export class BrowserSurface implements TakeoverSurface {
     });
     this.renderer.onStats = () => this.render();
     new ResizeObserver(() => this.measure()).observe(this.body);
-    conn.onBinary(FRAME_KIND_BROWSER, (buf) => { if (this.phase === 'live' || this.phase === 'opening') this.renderer.push(buf); });
+    conn.onBinary(FRAME_KIND_BROWSER, (buf) => this.frame(buf));
     conn.onMessage((m) => this.message(m));
     conn.onState((s) => {
       if (this.phase === 'closed') return;
@@ -147,7 +149,9 @@ export class BrowserSurface implements TakeoverSurface {
       case 'view': {
         const v = m as unknown as View;
         const first = this.phase !== 'live' || this.view?.pageId !== v.pageId;
+        const roleMoved = this.view?.controller !== v.controller;
         this.view = v;
+        if (roleMoved) this.takeover.quiet();
         this.wanted = v.pageId;
         this.phase = 'live';
         if (first) this.onChange();
@@ -175,6 +179,14 @@ export class BrowserSurface implements TakeoverSurface {
       default: return;
     }
     this.render();
+  }
+
+  private frame(buf: ArrayBuffer): void {
+    if (this.phase !== 'live' && this.phase !== 'opening') return;
+    // A frame of the tab watched before a re-attach is not this picture.
+    const id = new DataView(buf).getUint32(FRAME_OFF_ID, true);
+    if (this.view?.frame !== undefined && id !== this.view.frame) return;
+    this.renderer.push(buf);
   }
 
   private fail(sentence: string): void {

@@ -108,6 +108,12 @@ export class Takeover {
     this.noticeTimer = window.setTimeout(() => { this.notice.textContent = ''; }, NOTICE_MS);
   }
 
+  /** Clears the bar's line (a refusal that no longer holds, such as a watcher's after taking control). */
+  quiet(): void {
+    clearTimeout(this.noticeTimer);
+    this.notice.textContent = '';
+  }
+
   keysToPage(): void {
     if (this.surface?.takeKeys()) {
       this.el.dataset.keys = 'page';

@@ -1,0 +1,163 @@
+/**
+ * The web client against a real forge: a real agent opens tabs over MCP, and the served page in
+ * a real headless Chromium shows them in the strip and the takeover, and drives them.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser } from 'playwright-core';
+import { startForge, connectAgent, type RunningServer, type Agent } from './helpers/server.js';
+import { servePages, type PageServer } from './helpers/pages.js';
+import { launchClientBrowser, openClient, picturePoint, type ClientPage } from './helpers/client-page.js';
+
+let forge: RunningServer;
+let pages: PageServer;
+let lead: Agent;
+let worker: Agent;
+let browser: Browser;
+let a: ClientPage;
+let b: ClientPage;
+
+/** A big button that only a trusted press counts, and a box that moves every frame. */
+const BOARD = `<title>Board</title><style>body{margin:0;background:#fff}
+#go{position:fixed;left:0;top:0;width:50vw;height:50vh;font-size:32px}
+#box{position:fixed;left:0;bottom:0;width:80px;height:80px;background:#c33}</style>
+<button id="go" onclick="if (event.isTrusted) document.title = 'pressed ' + (++window.n)">Go</button><div id="box"></div>
+<script>window.n = 0; let x = 0; setInterval(() => { x = (x + 9) % 900; document.getElementById('box').style.left = x + 'px'; }, 16);</script>`;
+
+const title = async (): Promise<string> => (await lead.call('browser_evaluate', { function: '() => document.title' })).text;
+
+beforeAll(async () => {
+  forge = await startForge();
+  pages = await servePages({ '/': BOARD, '/second': '<title>Second</title><p style="font-size:40px">second page</p>', '/other': '<title>Other</title><h1>the worker\'s page</h1>' });
+  browser = await launchClientBrowser();
+  lead = await connectAgent(forge, 'default/view/lead');
+  worker = await connectAgent(forge, 'default/view/worker');
+});
+
+afterAll(async () => {
+  await a?.close();
+  await b?.close();
+  await browser?.close();
+  await lead?.close();
+  await worker?.close();
+  await forge?.stop();
+  await pages?.close();
+});
+
+describe('the strip and the takeover', () => {
+  it('the browser row appears with the first tab, and its count follows the tabs', async () => {
+    a = await openClient(browser, forge.info.viewer_url);
+    // A browser nothing has invoked is no row at all.
+    expect(await a.page.locator('#browser-row').count()).toBe(0);
+    await lead.call('browser_navigate', { url: pages.url });
+    const row = a.page.locator('#browser-row');
+    await row.waitFor();
+    await expect.poll(() => row.locator('.row-count').textContent()).toBe('1');
+    expect(await row.getAttribute('title')).toContain('profile default/default');
+    await worker.call('browser_navigate', { url: `${pages.origin}/other` });
+    await expect.poll(() => row.locator('.row-count').textContent()).toBe('2');
+    await row.click();
+    const rows = a.page.locator('#browser-panel .tab-row');
+    await expect.poll(() => rows.count()).toBe(2);
+    const text = await a.page.locator('#browser-panel').innerText();
+    expect(text).toContain('Board');
+    expect(text).toContain('default/view/lead');
+    expect(text).toContain('default/view/worker');
+    expect(text).toMatch(/in use|idle/);
+    await a.shot('strip-panel');
+  });
+
+  it('show raises the takeover with the profile\'s title, and the viewer starts as a watcher', async () => {
+    await a.page.locator('#browser-panel .tab-row', { hasText: 'Board' }).getByRole('button', { name: 'show' }).click();
+    const dialog = a.page.getByRole('dialog', { name: 'the browser · default/default' });
+    await dialog.waitFor();
+    await expect.poll(() => a.page.locator('.bar-role').textContent()).toBe('watching · nobody controls the page');
+    expect(await a.page.locator('.bar-control').textContent()).toBe('take control');
+    expect(await a.page.locator('.picker-button').textContent()).toContain('tab 1');
+    await a.shot('takeover-watching');
+  });
+
+  it('frames arrive and change while the page animates', async () => {
+    const canvas = a.page.locator('.surface-canvas');
+    await expect.poll(async () => Number(await canvas.getAttribute('data-frames-drawn') ?? 0), { timeout: 20_000 }).toBeGreaterThan(5);
+    const first = await canvas.screenshot();
+    await a.page.waitForTimeout(400);
+    const second = await canvas.screenshot();
+    expect(Buffer.compare(first, second)).not.toBe(0);
+    expect(await a.page.locator('.surface-state').isVisible()).toBe(false);
+  });
+
+  it('a watcher\'s arrows are disabled and its click on the picture does nothing', async () => {
+    expect(await a.page.getByRole('button', { name: 'back', exact: true }).isDisabled()).toBe(true);
+    expect(await a.page.getByRole('button', { name: 'forward', exact: true }).isDisabled()).toBe(true);
+    const p = await picturePoint(a.page, 0.25, 0.25);
+    await a.page.mouse.click(p.x, p.y);
+    await a.page.waitForTimeout(500);
+    expect(await title()).toContain('Board');
+    expect(await a.page.locator('.bar-notice').textContent()).toContain('take control');
+  });
+
+  it('a controller\'s click on the picture presses the real button in the agent\'s tab', async () => {
+    await a.page.getByRole('button', { name: 'take control' }).click();
+    await expect.poll(() => a.page.locator('.bar-control').textContent()).toBe('release control');
+    expect(await a.page.locator('.bar-role').textContent()).toBe('you control the page');
+    // The page is laid out at this surface's shape: a fresh keyframe at the box's size.
+    await a.page.waitForTimeout(500);
+    const p = await picturePoint(a.page, 0.25, 0.25);
+    await a.page.mouse.click(p.x, p.y);
+    await expect.poll(title, { timeout: 10_000 }).toContain('pressed 1');
+    await a.shot('takeover-controller');
+  });
+
+  it('taking control on a second viewer moves the role, and both bars say so', async () => {
+    b = await openClient(browser, forge.info.viewer_url);
+    await b.page.locator('#browser-row').click();
+    await b.page.locator('#browser-panel .tab-row', { hasText: 'pressed' }).getByRole('button', { name: 'show' }).click();
+    await expect.poll(() => b.page.locator('.bar-role').textContent()).toBe('watching · another viewer controls the page');
+    await b.page.getByRole('button', { name: 'take control' }).click();
+    await expect.poll(() => b.page.locator('.bar-control').textContent()).toBe('release control');
+    await expect.poll(() => a.page.locator('.bar-control').textContent()).toBe('take control');
+    expect(await a.page.locator('.bar-role').textContent()).toBe('watching · another viewer controls the page');
+    // A's click, now a watcher's, does nothing.
+    const before = await title();
+    const p = await picturePoint(a.page, 0.25, 0.25);
+    await a.page.mouse.click(p.x, p.y);
+    await a.page.waitForTimeout(500);
+    expect(await title()).toBe(before);
+    await b.page.getByRole('button', { name: 'release control' }).click();
+    await expect.poll(() => a.page.locator('.bar-role').textContent()).toBe('watching · nobody controls the page');
+  });
+
+  it('the arrows follow the page\'s history for the controller and stay disabled for a watcher', async () => {
+    await lead.call('browser_navigate', { url: `${pages.origin}/second` });
+    await a.page.getByRole('button', { name: 'take control' }).click();
+    const back = a.page.getByRole('button', { name: 'back', exact: true });
+    await expect.poll(() => back.isDisabled()).toBe(false);
+    expect(await a.page.getByRole('button', { name: 'forward', exact: true }).isDisabled()).toBe(true);
+    expect(await b.page.getByRole('button', { name: 'back', exact: true }).isDisabled()).toBe(true);
+    expect(await title()).toContain('Second');
+    await back.click();
+    await expect.poll(title, { timeout: 10_000 }).not.toContain('Second');
+    await expect.poll(() => a.page.getByRole('button', { name: 'forward', exact: true }).isDisabled()).toBe(false);
+  });
+
+  it('the tab picker lists the profile\'s tabs and moves this surface to another', async () => {
+    await a.page.locator('.picker-button').click();
+    const items = a.page.getByRole('menuitemradio');
+    await expect.poll(() => items.count()).toBe(2);
+    await a.shot('takeover-picker');
+    await items.filter({ hasText: 'Other' }).click();
+    await expect.poll(() => a.page.locator('.picker-button').textContent()).toContain('tab 2');
+    // Another tab: this viewer is a watcher there until it takes the role.
+    await expect.poll(() => a.page.locator('.bar-role').textContent()).toBe('watching · nobody controls the page');
+    expect(await a.page.getByRole('dialog').getAttribute('aria-labelledby')).toBe('takeover-title');
+  });
+
+  it('back to chat lowers the takeover, and so does the browser\'s own Back', async () => {
+    await a.page.getByRole('button', { name: 'back to chat' }).click();
+    await expect.poll(() => a.page.getByRole('dialog').count()).toBe(0);
+    expect(await a.page.locator('#chat').isVisible()).toBe(true);
+    await b.page.goBack();
+    await expect.poll(() => b.page.getByRole('dialog').count()).toBe(0);
+    expect(b.page.url()).toContain('token=');
+  });
+});

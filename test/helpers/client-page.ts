@@ -1,0 +1,52 @@
+/** The served web client in a real headless Chromium (playwright-core), at a given window size. */
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+
+export const ARTIFACTS = join(process.cwd(), 'test', 'artifacts');
+
+export async function launchClientBrowser(): Promise<Browser> {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  return chromium.launch({
+    executablePath: '/usr/lib/chromium/chromium',
+    args: ['--headless=new', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+}
+
+export interface ClientSize { width: number; height: number; touch?: boolean }
+
+export const DESKTOP: ClientSize = { width: 1280, height: 800 };
+export const PHONE_430: ClientSize = { width: 430, height: 932, touch: true };
+/** A tablet in portrait: a finger's screen wide enough for the host's smallest window. */
+export const TABLET: ClientSize = { width: 820, height: 1180, touch: true };
+export const PHONE_393: ClientSize = { width: 393, height: 852, touch: true };
+
+export interface ClientPage { context: BrowserContext; page: Page; shot: (name: string) => Promise<void>; close: () => Promise<void> }
+
+export async function openClient(browser: Browser, viewerUrl: string, size: ClientSize = DESKTOP): Promise<ClientPage> {
+  const context = await browser.newContext({
+    viewport: { width: size.width, height: size.height },
+    ...(size.touch ? { hasTouch: true, isMobile: true, deviceScaleFactor: 2 } : {}),
+  });
+  const page = await context.newPage();
+  await page.goto(viewerUrl);
+  await page.locator('.link-state[data-state="open"]').waitFor();
+  return {
+    context, page,
+    shot: async (name) => { await page.screenshot({ path: join(ARTIFACTS, `${name}.png`) }); },
+    close: () => context.close(),
+  };
+}
+
+/** A point inside the drawn picture, given as a fraction of the page's own viewport. */
+export async function picturePoint(page: Page, fx: number, fy: number): Promise<{ x: number; y: number }> {
+  return page.evaluate(([fx, fy]) => {
+    const c = document.querySelector<HTMLCanvasElement>('.surface-canvas')!;
+    const r = c.getBoundingClientRect();
+    const [fw, fh] = (c.dataset.frame ?? '0x0').split('x').map(Number);
+    const scale = Math.min(r.width / fw!, r.height / fh!);
+    const w = fw! * scale;
+    const h = fh! * scale;
+    return { x: r.left + (r.width - w) / 2 + fx! * w, y: r.top + (r.height - h) / 2 + fy! * h };
+  }, [fx, fy] as const);
+}
