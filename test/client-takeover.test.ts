@@ -19,8 +19,10 @@ let b: ClientPage;
 /** A big button that only a trusted press counts, and a box that moves every frame. */
 const BOARD = `<title>Board</title><style>body{margin:0;background:#fff}
 #go{position:fixed;left:0;top:0;width:50vw;height:50vh;font-size:32px}
-#box{position:fixed;left:0;bottom:0;width:80px;height:80px;background:#c33}</style>
+#box{position:fixed;left:0;bottom:0;width:80px;height:80px;background:#c33}
+#field{position:fixed;left:55vw;top:10vh;width:40vw;height:10vh;font-size:24px}</style>
 <button id="go" onclick="if (event.isTrusted) document.title = 'pressed ' + (++window.n)">Go</button><div id="box"></div>
+<input id="field" onkeydown="if (event.key === 'Enter' && event.isTrusted) this.dataset.entered = this.value">
 <script>window.n = 0; let x = 0; setInterval(() => { x = (x + 9) % 900; document.getElementById('box').style.left = x + 'px'; }, 16);</script>`;
 
 const title = async (): Promise<string> => (await lead.call('browser_evaluate', { function: '() => document.title' })).text;
@@ -108,6 +110,34 @@ describe('the strip and the takeover', () => {
     await a.shot('takeover-controller');
   });
 
+  it('the controller\'s typing reaches the page: printable keys as text, named keys as keys, a paste as text', async () => {
+    const p = await picturePoint(a.page, 0.75, 0.15);
+    await a.page.mouse.click(p.x, p.y);
+    await a.page.keyboard.type('hello wörld');
+    await a.page.keyboard.press('Backspace');
+    await a.page.evaluate(() => {
+      const data = new DataTransfer();
+      data.setData('text/plain', ' pasted');
+      document.querySelector('.key-sink')!.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
+    });
+    await a.page.keyboard.press('Enter');
+    const field = async (): Promise<string> => (await lead.call('browser_evaluate', { function: '() => JSON.stringify([field.value, field.dataset.entered ?? null])' })).text;
+    await expect.poll(field, { timeout: 10_000 }).toContain('[\\"hello wörl pasted\\",\\"hello wörl pasted\\"]');
+  });
+
+  it('the pane chord moves the keys to the bar, where Tab wraps, and back to the page', async () => {
+    expect(await a.page.locator('.bar-hint').isVisible()).toBe(true);
+    await a.page.keyboard.press('Control+Alt+ArrowDown');
+    expect(await a.page.evaluate(() => document.activeElement?.className)).toBe('bar-back');
+    expect(await a.page.locator('.bar-hint').isVisible()).toBe(false);
+    await a.page.keyboard.press('Shift+Tab');
+    expect(await a.page.evaluate(() => document.activeElement?.className)).toBe('bar-control');
+    await a.page.keyboard.press('Tab');
+    expect(await a.page.evaluate(() => document.activeElement?.className)).toBe('bar-back');
+    await a.page.keyboard.press('Control+Alt+ArrowUp');
+    expect(await a.page.evaluate(() => document.activeElement?.className)).toBe('key-sink');
+  });
+
   it('taking control on a second viewer moves the role, and both bars say so', async () => {
     b = await openClient(browser, forge.info.viewer_url);
     await b.page.locator('#browser-row').click();
@@ -159,5 +189,18 @@ describe('the strip and the takeover', () => {
     await b.page.goBack();
     await expect.poll(() => b.page.getByRole('dialog').count()).toBe(0);
     expect(b.page.url()).toContain('token=');
+  });
+
+  it('a tab that closes under the takeover says so in the server\'s words, and the row counts it out', async () => {
+    await b.page.locator('#browser-row').click();
+    await b.page.locator('#browser-panel .tab-row', { hasText: 'Other' }).getByRole('button', { name: 'show' }).click();
+    await b.page.locator('.surface[data-phase="live"]').waitFor({ timeout: 20_000 });
+    await worker.call('browser_close');
+    await b.page.locator('.surface[data-phase="failed"]').waitFor({ timeout: 15_000 });
+    expect(await b.page.locator('.surface-state').textContent()).toMatch(/tab 2 is not open/);
+    expect(await b.page.getByRole('button', { name: 'try again' }).isVisible()).toBe(true);
+    expect(await b.page.locator('.bar-control').isVisible()).toBe(false);
+    await b.shot('takeover-gone');
+    await expect.poll(() => b.page.locator('#browser-row .row-count').textContent()).toBe('1');
   });
 });

@@ -79,8 +79,8 @@ export class Strip {
 
   private tabRow(t: TabRow, shownHere: boolean): HTMLElement {
     const action = shownHere
-      ? h('button', { type: 'button', class: 'tab-action', onclick: () => this.browser.hide() }, 'hide')
-      : h('button', { type: 'button', class: 'tab-action', onclick: () => this.browser.show(t.pageId) }, 'show');
+      ? h('button', { type: 'button', class: 'tab-action', onclick: () => { this.open = false; this.browser.hide(); } }, 'hide')
+      : h('button', { type: 'button', class: 'tab-action', onclick: () => { this.open = false; this.browser.show(t.pageId); } }, 'show');
     return h('li', { class: 'tab-row', 'data-page-id': t.pageId, 'data-state': t.state },
       tabRowBody(t), action);
   }
