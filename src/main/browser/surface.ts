@@ -8,6 +8,9 @@ import { profileDir } from '../state.js';
 import { ProfileBrowser, type ProfileEvents } from './profile.js';
 import { registerBrowserTools } from './tools.js';
 import { log } from '../logging.js';
+import { BrowserViewing } from './viewing.js';
+import { profileKeyFor } from '../config.js';
+import { parseSeat } from '../seat.js';
 
 /** How often the idle sweep looks at the profiles, ms. */
 const IDLE_SWEEP_PERIOD_MS = 15_000;
@@ -19,6 +22,7 @@ export class BrowserSurface implements Surface {
   private changeListeners: Array<(p: ProfileBrowser) => void> = [];
   private endListeners: Array<(p: ProfileBrowser, sentence: string) => void> = [];
   private sessions = new Map<string, number>();
+  private viewing?: BrowserViewing;
 
   constructor(private readonly ctx: ServerContext) {
     this.sweep = setInterval(() => void this.idleSweep(), IDLE_SWEEP_PERIOD_MS);
@@ -56,7 +60,15 @@ export class BrowserSurface implements Surface {
     this.profile(ctx.profileKey).seatActive(ctx.seat.key, false);
   }
 
-  attachViewers(_hub: ViewerHub): void {}
+  attachViewers(hub: ViewerHub): void {
+    this.viewing = new BrowserViewing(hub, {
+      profile: (key) => this.profile(key),
+      profileKeyFor: (seat) => profileKeyFor(this.ctx.config, seat ? parseSeat(seat).project : '*'),
+    });
+    this.viewing.attach();
+    this.onChanged((p) => this.viewing?.profileChanged(p));
+    this.onHostEnded((p, sentence) => this.viewing?.hostEnded(p, sentence));
+  }
 
   private async idleSweep(): Promise<void> {
     const limitMs = this.ctx.config.browser.idleMinutes * 60_000;
@@ -77,6 +89,7 @@ export class BrowserSurface implements Surface {
 
   async stop(): Promise<void> {
     clearInterval(this.sweep);
+    await this.viewing?.stop();
     await Promise.allSettled([...this.profiles.values()].map((p) => p.end('the server is stopping')));
   }
 }

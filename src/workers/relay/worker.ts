@@ -17,6 +17,11 @@ import { threadCpuMs } from './thread-cpu.js';
 
 /** Seconds a viewer socket may sit silent before uWS closes it; the client pings well inside it. */
 const VIEWER_IDLE_TIMEOUT_S = 60;
+/**
+ * uWS's own inbound ceiling, bytes. Past it uWS drops the connection with no close frame (1006), so
+ * it sits above forge's SOCKET_INBOUND_MAX_BYTES, which the message handler enforces with a 1009.
+ */
+const UWS_PAYLOAD_CEILING_BYTES = 2 * SOCKET_INBOUND_MAX_BYTES;
 /** uWS's own backpressure cap per socket, bytes: the fan-out skips a viewer long before this. */
 const VIEWER_MAX_BACKPRESSURE_BYTES = 8 * 1024 * 1024;
 
@@ -55,7 +60,7 @@ function authed(ws: WebSocket<Viewer>): void {
 const app = App();
 
 app.ws<Viewer>('/ws', {
-  maxPayloadLength: SOCKET_INBOUND_MAX_BYTES,
+  maxPayloadLength: UWS_PAYLOAD_CEILING_BYTES,
   idleTimeout: VIEWER_IDLE_TIMEOUT_S,
   maxBackpressure: VIEWER_MAX_BACKPRESSURE_BYTES,
   sendPingsAutomatically: true,
@@ -82,6 +87,11 @@ app.ws<Viewer>('/ws', {
   message: (ws, message, isBinary) => {
     const v = ws.getUserData();
     counters.messages_in++;
+    if (message.byteLength > SOCKET_INBOUND_MAX_BYTES) {
+      counters.bad_messages++;
+      ws.end(1009, `a message is limited to ${SOCKET_INBOUND_MAX_BYTES / (1024 * 1024)} MiB`);
+      return;
+    }
     if (!isBinary) {
       counters.bad_messages++;
       sendError(ws, 'control messages are binary msgpack; a text message was ignored', 'text');
