@@ -39,8 +39,8 @@ afterAll(async () => {
   await a?.close();
   await b?.close();
   await browser?.close();
-  await lead?.close();
-  await worker?.close();
+  await lead?.close().catch(() => undefined);
+  await worker?.close().catch(() => undefined);
   await forge?.stop();
   await pages?.close();
 });
@@ -138,6 +138,24 @@ describe('the strip and the takeover', () => {
     expect(await a.page.evaluate(() => document.activeElement?.className)).toBe('key-sink');
   });
 
+  it('an IME composition reaches the page as its committed text', async () => {
+    const cdp = await a.context.newCDPSession(a.page);
+    await cdp.send('Input.imeSetComposition', { text: 'にほ', selectionStart: 2, selectionEnd: 2 });
+    await cdp.send('Input.insertText', { text: '日本' });
+    const value = async (): Promise<string> => (await lead.call('browser_evaluate', { function: '() => field.value' })).text;
+    await expect.poll(value, { timeout: 10_000 }).toContain('pasted日本');
+    await cdp.detach();
+  });
+
+  it('a resized window lays the controller\'s page out at the new shape', async () => {
+    const canvas = a.page.locator('.surface-canvas');
+    await a.page.setViewportSize({ width: 1000, height: 640 });
+    const box = (await canvas.boundingBox())!;
+    await expect.poll(async () => (await canvas.getAttribute('data-frame')), { timeout: 15_000 }).toBe(`${Math.round(box.width)}x${Math.round(box.height)}`);
+    await a.shot('takeover-resized');
+    await a.page.setViewportSize({ width: 1280, height: 800 });
+  });
+
   it('taking control on a second viewer moves the role, and both bars say so', async () => {
     b = await openClient(browser, forge.info.viewer_url);
     await b.page.locator('#browser-row').click();
@@ -186,6 +204,8 @@ describe('the strip and the takeover', () => {
     await a.page.getByRole('button', { name: 'back to chat' }).click();
     await expect.poll(() => a.page.getByRole('dialog').count()).toBe(0);
     expect(await a.page.locator('#chat').isVisible()).toBe(true);
+    // The keys come back to the strip's row, not to nowhere.
+    expect(await a.page.evaluate(() => document.activeElement?.id)).toBe('browser-row');
     await b.page.goBack();
     await expect.poll(() => b.page.getByRole('dialog').count()).toBe(0);
     expect(b.page.url()).toContain('token=');
@@ -202,5 +222,15 @@ describe('the strip and the takeover', () => {
     expect(await b.page.locator('.bar-control').isVisible()).toBe(false);
     await b.shot('takeover-gone');
     await expect.poll(() => b.page.locator('#browser-row .row-count').textContent()).toBe('1');
+  });
+
+  it('a connection that drops says so over the picture while it tries again', async () => {
+    await b.page.locator('.picker-button').click();
+    await b.page.getByRole('menuitemradio').first().click();
+    await b.page.locator('.surface[data-phase="live"]').waitFor({ timeout: 20_000 });
+    await forge.stop();
+    await b.page.locator('.link-state[data-state="down"]').waitFor();
+    await expect.poll(() => b.page.locator('.surface-state').textContent()).toBe('the connection is down - reconnecting…');
+    await b.shot('takeover-connection-down');
   });
 });

@@ -38,6 +38,7 @@ export function startShell(root: HTMLElement, token: string, seat: string | null
   });
   browser.onChange = () => strip.refresh();
   takeover.onChange = () => strip.refresh();
+  takeover.focusAfterLower = () => strip.focusTarget();
 
   const link = h('span', { class: 'link-state', role: 'status' });
   conn.onState((s) => { link.textContent = LINK_WORDS[s]; link.dataset.state = s; });

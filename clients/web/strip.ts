@@ -41,6 +41,9 @@ export class Strip {
   /** Redraws show / hide after this page's surface changed. */
   refresh(): void { this.render(); }
 
+  /** The browser row's button, where the keys return after the takeover is lowered. */
+  focusTarget(): HTMLElement | null { return this.browserSlot.querySelector<HTMLElement>('.strip-row'); }
+
   /** A refused show or hide says so on the strip. */
   say(sentence: string): void { this.notice.textContent = sentence; }
 

@@ -39,6 +39,10 @@ export class Takeover {
   private surface: TakeoverSurface | null = null;
   private noticeTimer: number | undefined;
   private chordUsed = false;
+  /** The control that raised the layer: the keys go back to it when the layer is lowered. */
+  private opener: HTMLElement | null = null;
+  /** Where the keys go after a lower when the opener is gone (the strip's row). */
+  focusAfterLower: () => HTMLElement | null = () => null;
   /** Called after the layer is raised or lowered. */
   onChange: () => void = () => {};
 
@@ -76,6 +80,7 @@ export class Takeover {
     this.navSlot.replaceChildren(surface.nav);
     this.actionSlot.replaceChildren(surface.actions);
     this.stage.replaceChildren(surface.body);
+    if (!replacing) this.opener = document.activeElement instanceof HTMLElement && !this.el.contains(document.activeElement) ? document.activeElement : null;
     this.el.hidden = false;
     document.body.classList.add('taken-over');
     if (!replacing) history.pushState({ ...(history.state as object | null), [STATE_KEY]: true }, '');
@@ -96,6 +101,10 @@ export class Takeover {
     this.stage.replaceChildren();
     if (popHistory && (history.state as Record<string, unknown> | null)?.[STATE_KEY]) history.back();
     this.onChange();
+    // The strip redrew its row: find the opener again by id when the element itself was replaced.
+    const back = this.opener?.isConnected ? this.opener : this.opener?.id ? document.getElementById(this.opener.id) : null;
+    (back ?? this.focusAfterLower())?.focus({ preventScroll: true });
+    this.opener = null;
   }
 
   setTitle(title: string): void { this.title.textContent = title; }
