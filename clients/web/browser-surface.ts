@@ -83,6 +83,7 @@ export class BrowserSurface implements TakeoverSurface {
       pressed: () => this.takeover.keysToPage(),
     });
     this.renderer.onStats = () => this.render();
+    this.renderer.onBehind = () => this.conn.send({ t: 'keyframe' });
     new ResizeObserver(() => this.measure()).observe(this.body);
     conn.onBinary(FRAME_KIND_BROWSER, (buf) => this.frame(buf));
     conn.onMessage((m) => this.message(m));

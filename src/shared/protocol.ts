@@ -133,6 +133,8 @@ export type ClientMessage =
   /** A gesture, in this surface's coordinates; the controller's only. */
   | { t: 'input'; ev: InputEvent; id?: number }
   | { t: 'ping'; id?: number }
+  /** This viewer dropped its picture (its decoder fell behind): patches stop until a fresh keyframe, which the relay asks for. */
+  | { t: 'keyframe'; id?: number }
   | { t: string; id?: number; [k: string]: unknown };
 
 /**

@@ -11,5 +11,5 @@ export type ToFrameWorker =
   | { t: 'frame'; data: ArrayBuffer }
   | { t: 'reset' };
 
-/** worker → page, at most every FRAME_REPORT_MS while something changed. */
-export type FromFrameWorker = { t: 'stats'; stats: DrawStats };
+/** worker → page: what was drawn (at most every FRAME_REPORT_MS), and a backlog dropped. */
+export type FromFrameWorker = { t: 'stats'; stats: DrawStats } | { t: 'behind' };

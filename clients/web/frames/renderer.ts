@@ -14,7 +14,9 @@ export class FrameRenderer {
   picH = 0;
   /** Whether a picture is on screen since the last reset. */
   pictured = false;
-  stats: DrawStats = { drawn: 0, dropped: 0, seq: -1, frameW: 0, frameH: 0, keyframes: 0 };
+  stats: DrawStats = { drawn: 0, dropped: 0, seq: -1, frameW: 0, frameH: 0, keyframes: 0, decodeMs: 0, resyncs: 0 };
+  /** The decoder fell behind and dropped its backlog: ask the server for a keyframe. */
+  onBehind: () => void = () => {};
   /** Called when the worker reports; the first picture ends the "opening" look. */
   onStats: (s: DrawStats) => void = () => {};
   private worker: Worker | null = null;
@@ -28,13 +30,17 @@ export class FrameRenderer {
         this.worker = new Worker(new URL('./frames/worker.js', import.meta.url), { type: 'module', name: 'frames' });
         const off = this.canvas.transferControlToOffscreen();
         this.post({ t: 'canvas', canvas: off }, [off]);
-        this.worker.onmessage = (e: MessageEvent<FromFrameWorker>) => this.report(e.data.stats);
+        this.worker.onmessage = (e: MessageEvent<FromFrameWorker>) => {
+          if (e.data.t === 'behind') this.onBehind();
+          else this.report(e.data.stats);
+        };
         return;
       } catch {
         this.worker = null;
       }
     }
     this.local = new Compositor(this.canvas, (cb) => requestAnimationFrame(cb));
+    this.local.onBehind = () => this.onBehind();
     window.setInterval(() => { if (this.local && this.local.stats.drawn !== this.stats.drawn) this.report({ ...this.local.stats }); }, 250);
   }
 
@@ -72,6 +78,8 @@ export class FrameRenderer {
     this.canvas.dataset.framesDrawn = String(s.drawn);
     this.canvas.dataset.seq = String(s.seq);
     this.canvas.dataset.frame = `${s.frameW}x${s.frameH}`;
+    this.canvas.dataset.decodeMs = s.decodeMs.toFixed(1);
+    this.canvas.dataset.resyncs = String(s.resyncs);
     this.onStats(s);
   }
 

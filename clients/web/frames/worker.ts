@@ -14,7 +14,10 @@ const paint = (cb: () => void): void => {
 self.onmessage = (e: MessageEvent<ToFrameWorker>) => {
   const m = e.data;
   switch (m.t) {
-    case 'canvas': compositor = new Compositor(m.canvas, paint); break;
+    case 'canvas':
+      compositor = new Compositor(m.canvas, paint);
+      compositor.onBehind = () => (self as unknown as Worker).postMessage({ t: 'behind' } satisfies FromFrameWorker);
+      break;
     case 'box': compositor?.setBox(m.w, m.h, m.dpr, m.background); break;
     case 'frame': compositor?.push(m.data); break;
     case 'reset': compositor?.reset(); break;

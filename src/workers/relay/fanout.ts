@@ -103,6 +103,18 @@ export class Fanout {
     if (t.viewers.size === 0) t.source?.unviewed(v.tab);
   }
 
+  /**
+   * The viewer dropped its picture (its decoder fell behind): it holds nothing now, so it gets no
+   * patch until a keyframe, which is asked for at once (within the ask interval).
+   */
+  resync(id: number): void {
+    const v = this.viewers.get(id);
+    if (!v) return;
+    v.holds = HOLDS_NOTHING;
+    const t = this.tabs.get(v.tab);
+    if (t) this.ask(t, v.tab, false);
+  }
+
   /** The viewer's socket wrote out its backlog: if it is owed a keyframe, ask for one. */
   drained(id: number): void {
     const v = this.viewers.get(id);

@@ -113,6 +113,8 @@ app.ws<Viewer>('/ws', {
       return;
     }
     if (msg.t === 'hello') return;
+    // A viewer that dropped its picture (it fell behind) is resynced here, where the frames are.
+    if (msg.t === 'keyframe') { fanout.resync(v.id); return; }
     post({ t: 'message', viewer: v.id, msg });
   },
   drain: (ws) => fanout.drained(ws.getUserData().id),
