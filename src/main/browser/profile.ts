@@ -39,6 +39,8 @@ export class ProfileBrowser {
   lastActivity = Date.now();
   /** Viewers attached to this profile's tabs; the idle close skips a profile someone watches. */
   viewers = 0;
+  /** Page calls running now; the idle clock never closes a host under a call. */
+  inFlight = 0;
   private starting?: Promise<void>;
   /** Seats whose tabs died with a host and who have not yet been told. */
   private deathNotices = new Map<string, string>();
@@ -53,6 +55,13 @@ export class ProfileBrowser {
   constructor(readonly key: string, readonly dir: string, private readonly events: ProfileEvents) {}
 
   get cacheRoot(): string { return this.dir; }
+  /** Whether the idle clock may close this profile's host now. */
+  idleFor(ms: number): boolean {
+    if (!this.host || this.starting || this.inFlight > 0 || this.viewers > 0) return false;
+    if (this.tabs.all().some((t) => t.heldBy)) return false;
+    return Date.now() - this.lastActivity >= ms;
+  }
+
   get hostState(): 'connected' | 'idle' | 'none' {
     if (!this.host?.alive) return 'none';
     return this.driver ? 'connected' : 'idle';
@@ -151,6 +160,7 @@ export class ProfileBrowser {
   async call<T>(seat: string, tool: string, work: (tab: Tab, driver: Driver) => Promise<T>, opts: CallOptions & { tab?: Tab } = {}): Promise<{ value?: T; dialogOpened?: Tab; notice?: string; tab: Tab }> {
     const t0 = Date.now();
     this.lastActivity = t0;
+    this.inFlight++;
     let outcome = 'ok';
     let hostPid = this.host?.pid ?? 0;
     let port = this.host?.cdpPort ?? 0;
@@ -189,6 +199,7 @@ export class ProfileBrowser {
       if (isForgeError(e, 'host_exited')) this.deathNotices.delete(seat);
       throw e;
     } finally {
+      this.inFlight--;
       this.lastActivity = Date.now();
       log.info({ seat, tool, profile: this.key, hostPid, port, cacheRoot: this.cacheRoot, ms: Date.now() - t0, outcome }, 'page call');
     }
@@ -243,6 +254,16 @@ export class ProfileBrowser {
   }
 
   async closeTab(tab: Tab): Promise<void> {
+    if (this.tabs.size === 1) {
+      // The host's last window: blanked and handed back as its boot tab, since closing it would end Chromium.
+      const held = tab.dialog;
+      this.tabs.release(tab);
+      if (held) await held.dialog.dismiss().catch(() => undefined);
+      await tab.page.goto('about:blank', { timeout: NAVIGATION_TIMEOUT_MS }).catch(() => undefined);
+      tab.title = '';
+      this.events.changed(this);
+      return;
+    }
     // A held dialog goes with its tab; beforeunload is not run again.
     await tab.page.close({ runBeforeUnload: false }).catch(() => undefined);
     this.tabs.remove(tab.pageId);

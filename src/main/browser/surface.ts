@@ -12,8 +12,8 @@ import { BrowserViewing } from './viewing.js';
 import { profileKeyFor } from '../config.js';
 import { parseSeat } from '../seat.js';
 
-/** How often the idle sweep looks at the profiles, ms. */
-const IDLE_SWEEP_PERIOD_MS = 15_000;
+/** How often the idle sweep looks at the profiles at most, ms; a short idle_minutes looks more often. */
+const IDLE_SWEEP_PERIOD_MAX_MS = 15_000;
 
 export class BrowserSurface implements Surface {
   readonly name = 'browser';
@@ -25,7 +25,8 @@ export class BrowserSurface implements Surface {
   private viewing?: BrowserViewing;
 
   constructor(private readonly ctx: ServerContext) {
-    this.sweep = setInterval(() => void this.idleSweep(), IDLE_SWEEP_PERIOD_MS);
+    const period = Math.max(250, Math.min(IDLE_SWEEP_PERIOD_MAX_MS, (ctx.config.browser.idleMinutes * 60_000) / 4));
+    this.sweep = setInterval(() => void this.idleSweep(), period);
     this.sweep.unref();
   }
 
@@ -73,9 +74,7 @@ export class BrowserSurface implements Surface {
   private async idleSweep(): Promise<void> {
     const limitMs = this.ctx.config.browser.idleMinutes * 60_000;
     for (const p of this.profiles.values()) {
-      if (!p.host) continue;
-      if (p.viewers > 0 || p.tabs.all().some((t) => t.heldBy)) continue;
-      if (Date.now() - p.lastActivity < limitMs) continue;
+      if (!p.idleFor(limitMs)) continue;
       log.info({ profile: p.key }, 'idle close');
       await p.end('idle').catch(() => undefined);
     }
