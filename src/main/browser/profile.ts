@@ -55,6 +55,9 @@ export class ProfileBrowser {
   constructor(readonly key: string, readonly dir: string, private readonly events: ProfileEvents) {}
 
   get cacheRoot(): string { return this.dir; }
+  /** Tells the profile's listeners its tab states changed (a hold taken or released). */
+  announce(): void { this.events.changed(this); }
+
   /** Whether the idle clock may close this profile's host now. */
   idleFor(ms: number): boolean {
     if (!this.host || this.starting || this.inFlight > 0 || this.viewers > 0) return false;

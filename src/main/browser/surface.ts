@@ -9,6 +9,7 @@ import { ProfileBrowser, type ProfileEvents } from './profile.js';
 import { registerBrowserTools } from './tools.js';
 import { log } from '../logging.js';
 import { BrowserViewing } from './viewing.js';
+import { BrowserHandOffs } from './handoff.js';
 import { profileKeyFor } from '../config.js';
 import { parseSeat } from '../seat.js';
 
@@ -23,6 +24,7 @@ export class BrowserSurface implements Surface {
   private endListeners: Array<(p: ProfileBrowser, sentence: string) => void> = [];
   private sessions = new Map<string, number>();
   private viewing?: BrowserViewing;
+  private handOffs?: BrowserHandOffs;
 
   constructor(private readonly ctx: ServerContext) {
     const period = Math.max(250, Math.min(IDLE_SWEEP_PERIOD_MAX_MS, (ctx.config.browser.idleMinutes * 60_000) / 4));
@@ -49,6 +51,7 @@ export class BrowserSurface implements Surface {
 
   registerTools(server: McpServer, ctx: SessionContext): void {
     registerBrowserTools(server, ctx, this);
+    this.handOffs?.registerTool(server, ctx);
     const n = (this.sessions.get(ctx.seat.key) ?? 0) + 1;
     this.sessions.set(ctx.seat.key, n);
     this.profile(ctx.profileKey).seatActive(ctx.seat.key, true);
@@ -62,9 +65,14 @@ export class BrowserSurface implements Surface {
   }
 
   attachViewers(hub: ViewerHub): void {
+    const handOffs = new BrowserHandOffs(hub, { profile: (key) => this.profile(key), baseUrl: this.ctx.baseUrl, linkSecret: this.ctx.linkSecret });
+    this.handOffs = handOffs;
+    handOffs.attachViewers();
     this.viewing = new BrowserViewing(hub, {
       profile: (key) => this.profile(key),
       profileKeyFor: (seat) => profileKeyFor(this.ctx.config, seat ? parseSeat(seat).project : '*'),
+      handOffPage: (id) => handOffs.pageOf(id),
+      handOffOpened: (id) => handOffs.opened(id),
     });
     this.viewing.attach();
     this.onChanged((p) => this.viewing?.profileChanged(p));
@@ -88,6 +96,7 @@ export class BrowserSurface implements Surface {
 
   async stop(): Promise<void> {
     clearInterval(this.sweep);
+    this.handOffs?.stop();
     await this.viewing?.stop();
     await Promise.allSettled([...this.profiles.values()].map((p) => p.end('the server is stopping')));
   }
