@@ -25,6 +25,10 @@ export interface ProfileEvents {
   changed(profile: ProfileBrowser): void;
   /** The host died or ended: viewers of its tabs get the sentence. */
   hostEnded(profile: ProfileBrowser, sentence: string): void;
+  /** A page opened a popup (a surface showing the opener follows it in). */
+  popupOpened?(profile: ProfileBrowser, opener: Tab, popup: Tab): void;
+  /** A popup closed (a surface showing it hands back to the opener). */
+  popupClosed?(profile: ProfileBrowser, popup: Tab, opener: Tab): void;
 }
 
 export interface CallOptions {
@@ -314,6 +318,7 @@ export class ProfileBrowser {
     const tab = this.wire(this.tabs.add({ page, targetId, owner, title: '', ...(opener ? { openerPageId: opener.pageId } : {}) }));
     if (opener) {
       opener.popups.add(tab.pageId);
+      this.events.popupOpened?.(this, opener, tab);
       if (owner) {
         this.tabs.setCurrent(owner, tab);
         opener.notices.push(`tab ${opener.number} opened a popup: tab ${tab.number} (${tab.pageId}), now your current tab`);
@@ -336,6 +341,7 @@ export class ProfileBrowser {
       const opener = tab.openerPageId ? this.tabs.get(tab.openerPageId) : undefined;
       this.tabs.remove(tab.pageId);
       if (opener && tab.owner) opener.notices.push(`the popup in tab ${tab.number} closed; tab ${opener.number} is your current tab again`);
+      if (opener) this.events.popupClosed?.(this, tab, opener);
       this.events.changed(this);
     });
     const refreshTitle = (): void => {

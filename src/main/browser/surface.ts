@@ -38,6 +38,8 @@ export class BrowserSurface implements Surface {
       const events: ProfileEvents = {
         changed: (pp) => { for (const l of this.changeListeners) l(pp); },
         hostEnded: (pp, s) => { for (const l of this.endListeners) l(pp, s); },
+        popupOpened: (pp, opener, popup) => this.viewing?.follow(pp, opener, popup),
+        popupClosed: (pp, popup, opener) => this.viewing?.follow(pp, popup, opener),
       };
       p = new ProfileBrowser(key, profileDir(this.ctx.stateDir, key), events);
       this.profiles.set(key, p);
@@ -73,6 +75,7 @@ export class BrowserSurface implements Surface {
       profileKeyFor: (seat) => profileKeyFor(this.ctx.config, seat ? parseSeat(seat).project : '*'),
       handOffPage: (id) => handOffs.pageOf(id),
       handOffOpened: (id) => handOffs.opened(id),
+      idleMinutes: this.ctx.config.browser.idleMinutes,
     });
     this.viewing.attach();
     this.onChanged((p) => this.viewing?.profileChanged(p));

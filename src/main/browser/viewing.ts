@@ -28,6 +28,8 @@ export interface BrowserDirectory {
   /** The page a hand-off link shows. */
   handOffPage(id: string): { profileKey: string; pageId: string; tabNumber: number } | undefined;
   handOffOpened(id: string): void;
+  /** [browser] idle_minutes: the strip's hover says when an unwatched host closes. */
+  idleMinutes: number;
 }
 
 interface Watch { profile: ProfileBrowser; tab: Tab; pageId: string; w: number; h: number; since: number }
@@ -91,7 +93,11 @@ export class BrowserViewing {
 
   tabList(p: ProfileBrowser): ServerMessage {
     // The host's unowned blank boot tab is nobody's page: a profile with only that has no tab to show.
-    return { t: 'tabs', profile: p.key, host: p.hostState, tabs: p.host?.alive ? p.tabs.all().filter((t) => t.owner).map((t) => p.tabs.row(t, p.seatInUse)) : [] };
+    const tabs = p.host?.alive ? p.tabs.all().filter((t) => t.owner).map((t) => p.tabs.row(t, p.seatInUse)) : [];
+    const held = tabs.some((t) => t.state === 'held');
+    const closing = p.host?.alive && p.viewers === 0 && !held
+      ? { closingInMinutes: Math.max(0, Math.ceil(this.dir.idleMinutes - (Date.now() - p.lastActivity) / 60_000)) } : {};
+    return { t: 'tabs', profile: p.key, host: p.hostState, ...closing, tabs };
   }
 
   /** A profile's tabs changed: its subscribers get the list, viewers of a closed tab are told. */
@@ -101,7 +107,21 @@ export class BrowserViewing {
     for (const s of this.viewers.values()) {
       const w = s.watch;
       // A closed tab, or the last one handed back to the host blank under a new page id.
-      if (w?.profile === p && p.tabs.get(w.pageId) !== w.tab) void this.lose(s, `tab ${w.tab.number} is not open`);
+      if (w?.profile === p && p.tabs.get(w.pageId) !== w.tab && !(w.tab.openerPageId && p.tabs.get(w.tab.openerPageId))) void this.lose(s, `tab ${w.tab.number} is not open`);
+    }
+  }
+
+  /**
+   * The takeover follows a popup in: every surface showing `from` moves to `to` (a popup that
+   * opened, or the opener its popup handed back to), with its own size and role kept.
+   */
+  follow(p: ProfileBrowser, from: Tab, to: Tab): void {
+    for (const s of this.viewers.values()) {
+      if (s.watch?.profile !== p || s.watch.tab !== from || s.info.handoff) continue;
+      const wasController = this.controllers.get(from.pageId) === s.info.id;
+      void this.attachTab(s.info, { t: 'attach', pageId: to.pageId, w: s.surface.w, h: s.surface.h })
+        .then(() => { if (wasController) return this.control(s.info, { t: 'control', take: true }); })
+        .catch((e: Error) => this.hub.send(s.info.id, { t: 'error', for: 'attach', message: e.message }));
     }
   }
 
