@@ -15,6 +15,8 @@ import { log } from '../logging.js';
 const POPUP_SETTLE_MS = 40;
 /** How long an orderly Browser.close may take before the host's processes are signalled, ms. */
 const BROWSER_CLOSE_WAIT_MS = 2_000;
+/** A page call's outer bound, ms: past every driver timeout, it catches a host that stopped answering. */
+const PAGE_CALL_DEADLINE_MS = 90_000;
 /** After a page closes under a call, how long to wait for its host's exit to be reported, ms. */
 const HOST_DEATH_GRACE_MS = 2_000;
 /** Longest wait for an announced popup to become a tab, ms; past it the call answers without it. */
@@ -195,7 +197,11 @@ export class ProfileBrowser {
       job.catch(() => undefined); // a job a dialog or a death overtook must not become unhandled
       death.catch(() => undefined);
       try {
-        const first = await Promise.race([job.then((value) => ({ value })), dialog, death]);
+        let deadline: NodeJS.Timeout | undefined;
+        const stalled = new Promise<never>((_, reject) => {
+          deadline = setTimeout(() => reject(new ForgeError('host_not_answering', `the host is not answering: ${tool} on tab ${tab.number} had no answer within ${PAGE_CALL_DEADLINE_MS / 1000} s (host pid ${host.pid})`)), PAGE_CALL_DEADLINE_MS);
+        });
+        const first = await Promise.race([job.then((value) => ({ value })), dialog, death, stalled]).finally(() => clearTimeout(deadline));
         if (first === 'dialog') { outcome = 'dialog'; return { dialogOpened: tab, tab, notice }; }
         return { value: first.value, tab, notice };
       } finally {
