@@ -72,3 +72,10 @@ export interface TermRow {
   handOff: TermHandOffCard | null;
   viewers: number;
 }
+
+/** The kind-4 header's fields (see protocol.ts: kind u8, flags u8, hdrlen u16, terminal id u32, seq u32). */
+export interface TermHeader { kind: number; flags: number; hdrlen: number; id: number; seq: number }
+
+export function readTermHeader(view: DataView): TermHeader {
+  return { kind: view.getUint8(0), flags: view.getUint8(1), hdrlen: view.getUint16(2, true), id: view.getUint32(4, true), seq: view.getUint32(8, true) };
+}

@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import WebSocket from 'ws';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { decodeControl, encodeControl, readFrameHeader, FRAME_KIND_TERMINAL, TERM_HEADER_BYTES } from '../../src/shared/protocol.js';
+import { decodeControl, encodeControl, FRAME_KIND_TERMINAL } from '../../src/shared/protocol.js';
+import { readTermHeader } from '../../src/shared/terminal.js';
 
 export interface ServerInfo { pid: number; port: number; viewer_url: string; mcp_url: string; token: string }
 
@@ -72,8 +73,8 @@ export class Viewer {
       if (!isBinary) return;
       const bytes = new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
       if (bytes[0] === FRAME_KIND_TERMINAL) {
-        const h = readFrameHeader(new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength));
-        const payload = bytes.subarray(TERM_HEADER_BYTES);
+        const h = readTermHeader(new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+        const payload = bytes.subarray(h.hdrlen);
         this.frames.push({ id: h.id, seq: h.seq, flags: h.flags, bytes: payload });
         if (this.ackBytes) this.send({ t: 'term_ack', term: h.id, bytes: payload.byteLength });
       } else {
