@@ -54,3 +54,41 @@ describe('terminal__run without prompt marks', () => {
     expect((wait.structuredContent as { state: { source: string } }).state.source).toBe('heuristic');
   });
 });
+
+describe('terminal lifetime', () => {
+  let server: RunningServer;
+  let agent: Client;
+  beforeAll(async () => {
+    server = await startServer('[terminal]\nidle_minutes = 0.05\n');
+    agent = await mcpClient(server.info);
+  });
+  afterAll(async () => {
+    await agent?.close();
+    await server?.stop();
+  });
+
+  it('the shell exiting ends the terminal, its viewers are told, and the next call starts a fresh one', async () => {
+    const { Viewer } = await import('./helpers/terminal-server.js');
+    const first = await agent.callTool({ name: 'terminal__run', arguments: { command: 'echo $$' } });
+    const pid1 = (first.structuredContent as Structured).output;
+    const v = await Viewer.open(server.info);
+    v.send({ t: 'term_attach', seat: 'default/proj/lead', cols: 80, rows: 24 });
+    await v.until(() => v.message('term_view'), 10_000, 'term_view');
+    await agent.callTool({ name: 'terminal__write', arguments: { text: 'exit', keys: ['Enter'] } });
+    const closed = await v.until(() => v.message('term_closed'), 10_000, 'term_closed');
+    expect(closed.message).toMatch(/the shell exited \(exit code 0\)/);
+    expect(v.message('term_state')?.state).toBe('the shell exited');
+    v.close();
+    const second = await agent.callTool({ name: 'terminal__run', arguments: { command: 'echo $$' } });
+    expect((second.structuredContent as Structured).output).not.toBe(pid1);
+  });
+
+  it('a terminal nobody uses closes after idle_minutes and the strip row goes off', async () => {
+    const { Viewer } = await import('./helpers/terminal-server.js');
+    await agent.callTool({ name: 'terminal__run', arguments: { command: 'true' } });
+    const v = await Viewer.open(server.info); // a page with the strip open, not attached to the terminal
+    const rows = await v.until(() => v.messages.find((m) => m.t === 'terminals' && (m.rows as unknown[]).length === 0), 15_000, 'the row to go');
+    expect(rows).toBeTruthy();
+    v.close();
+  });
+});

@@ -32,6 +32,8 @@ export class TerminalRecord {
   holderBehind = false;
   /** Agent waits in flight: the state line says the agent is waiting. */
   agentWaits = 0;
+  /** Agent calls in flight: a terminal is never idle-closed under a running call. */
+  agentCalls = 0;
   /** Resolves when the PTY is up (or rejects when it could not start). */
   opened: Promise<void>;
   resolveOpened!: () => void;

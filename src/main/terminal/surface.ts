@@ -26,8 +26,10 @@ export const WATCHER_BACKLOG_MAX_BYTES = 2 * 1024 * 1024;
 /** Size of a terminal opened by an agent before any viewer gave one, cells. */
 export const DEFAULT_COLS = 120;
 export const DEFAULT_ROWS = 32;
-/** How often idle terminals are looked for, ms. */
+/** How often idle terminals are looked for, ms (more often when idle_minutes is shorter). */
 const IDLE_SWEEP_MS = 30_000;
+/** Shortest sweep period, ms. */
+const IDLE_SWEEP_MIN_MS = 250;
 
 export class TerminalSurface implements Surface {
   readonly name = 'terminal';
@@ -41,7 +43,8 @@ export class TerminalSurface implements Surface {
 
   constructor(readonly ctx: ServerContext) {
     this.pty = new PtyLink((m) => this.onPty(m));
-    this.sweep = setInterval(() => this.closeIdle(), IDLE_SWEEP_MS);
+    const idleMs = ctx.config.terminal.idleMinutes * 60_000;
+    this.sweep = setInterval(() => this.closeIdle(), Math.max(IDLE_SWEEP_MIN_MS, Math.min(IDLE_SWEEP_MS, idleMs / 4)));
     this.sweep.unref();
   }
 
@@ -92,7 +95,7 @@ export class TerminalSurface implements Surface {
       this.counters.opened++;
       const env: Record<string, string> = {};
       for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v;
-      Object.assign(env, { TERM: 'xterm-256color', COLORTERM: 'truecolor', TERM_PROGRAM: 'forge' });
+      Object.assign(env, { TERM: 'xterm-256color', COLORTERM: 'truecolor' });
       this.pty.post({ t: 'open', spec: { id, shell, cwd, env, cols, rows } });
       log.info({ seat, terminal: id, shell, cwd }, 'terminal opening');
     }
@@ -256,7 +259,7 @@ export class TerminalSurface implements Surface {
     const limit = this.ctx.config.terminal.idleMinutes * 60_000;
     const now = Date.now();
     for (const r of this.byId.values()) {
-      if (r.ended || r.viewers.size || r.handOff || r.holder !== null || r.agentWaits) continue;
+      if (r.ended || r.viewers.size || r.handOff || r.holder !== null || r.agentCalls || r.facts.busy) continue;
       if (now - r.lastUse >= limit) this.close(r, `terminal ${r.number} closed after ${this.ctx.config.terminal.idleMinutes} idle minutes`);
     }
   }

@@ -53,25 +53,36 @@ export function registerTerminalTools(s: TerminalSurface, server: McpServer, sct
     r.lastUse = Date.now();
     return r;
   };
+  /** Runs `work` on the seat's terminal, counted as a call in flight for the idle close. */
+  const use = async (work: (r: TerminalRecord) => Promise<CallToolResult>): Promise<CallToolResult> => {
+    const r = await open();
+    r.agentCalls++;
+    try {
+      return await work(r);
+    } finally {
+      r.agentCalls--;
+      r.lastUse = Date.now();
+    }
+  };
 
   server.registerTool('terminal__write', {
     description: 'Type into your terminal: `text` as typed (no Enter added), then `keys`, named keys such as Enter, Tab, Escape, Up, Ctrl-C, Ctrl-D.',
     inputSchema: { text: z.string().max(TERMINAL_WRITE_MAX_CHARS).optional(), keys: z.array(z.string()).max(64).optional() },
   }, ({ text, keys }) => guarded(sctx, 'terminal__write', async () => {
     if (!text && !keys?.length) throw new ForgeError('bad_request', 'terminal__write needs `text`, `keys`, or both');
-    const r = await open();
+    return use(async (r) => {
     mayType(r);
     if (text) s.pty.post({ t: 'input', id: r.id, data: text });
     if (keys?.length) await s.pty.request({ t: 'keys', id: r.id, keys });
     return answerOf(`typed into terminal ${r.number}${text ? ` ${text.length} characters` : ''}${keys?.length ? `${text ? ' and' : ''} ${keys.join(' ')}` : ''}`);
+    });
   }));
 
   server.registerTool('terminal__run', {
     description: 'Run one command line in your terminal and return its output and exit code. Exact when the shell emits prompt marks (source "osc133"); otherwise the screen is read once output goes quiet (source "heuristic", exit_code null).',
     inputSchema: { command: z.string().min(1).max(TERMINAL_WRITE_MAX_CHARS), timeout_ms: timeout },
     outputSchema: { output: z.string(), exit_code: z.number().nullable(), source: z.enum(['osc133', 'heuristic']), timed_out: z.boolean().optional() },
-  }, ({ command, timeout_ms }) => guarded(sctx, 'terminal__run', async () => {
-    const r = await open();
+  }, ({ command, timeout_ms }) => guarded(sctx, 'terminal__run', () => use(async (r) => {
     mayType(r);
     const res = await s.pty.request<RunResult>({ t: 'run', id: r.id, command, timeoutMs: timeout_ms ?? TERMINAL_CALL_TIMEOUT_DEFAULT_MS });
     r.lastUse = Date.now();
@@ -79,24 +90,22 @@ export function registerTerminalTools(s: TerminalSurface, server: McpServer, sct
       ? `the command is still running after ${timeout_ms ?? TERMINAL_CALL_TIMEOUT_DEFAULT_MS} ms; the screen so far:`
       : res.exit_code === null ? `done (${res.source}: exit code unknown)` : `exit code ${res.exit_code}`;
     return answerOf(`${head}\n${res.output}`, { ...res });
-  }));
+  })));
 
   server.registerTool('terminal__read', {
     description: 'Read your terminal\'s screen as text, with the cursor and the state (busy, password wanted, exact marks or heuristic).',
     inputSchema: {},
-  }, () => guarded(sctx, 'terminal__read', async () => {
-    const r = await open();
+  }, () => guarded(sctx, 'terminal__read', () => use(async (r) => {
     const res = await s.pty.request<ScreenRead>({ t: 'read', id: r.id });
     const state = { ...res.facts, holder: r.holder === null ? 'agent' : 'person', hand_off: r.handOff?.reason ?? null, source: res.facts.marks ? 'osc133' : 'heuristic' };
     return answerOf(`terminal ${r.number} · ${r.shell} · ${r.cwd}\n${res.text}\n[cursor ${res.cursor.y + 1}:${res.cursor.x + 1}${state.password ? ' · a password is wanted' : ''}${state.busy ? ' · a command is running' : ''}]`,
       { text: res.text, cursor: res.cursor, state });
-  }));
+  })));
 
   server.registerTool('terminal__wait', {
     description: 'Wait until the running command is done (until "done") or until `text` shows on the screen (until "text").',
     inputSchema: { until: z.enum(['done', 'text']), text: z.string().max(1000).optional(), timeout_ms: timeout },
-  }, ({ until, text, timeout_ms }) => guarded(sctx, 'terminal__wait', async () => {
-    const r = await open();
+  }, ({ until, text, timeout_ms }) => guarded(sctx, 'terminal__wait', () => use(async (r) => {
     r.agentWaits++;
     if (r.agentWaits === 1) s.pushState(r);
     try {
@@ -110,7 +119,7 @@ export function registerTerminalTools(s: TerminalSurface, server: McpServer, sct
       r.lastUse = Date.now();
       if (r.agentWaits === 0) s.pushState(r);
     }
-  }));
+  })));
 
   server.registerTool('terminal__close', {
     description: 'Close your terminal: its shell and everything running in it end.',

@@ -10,8 +10,8 @@ import { textBetween, screenText } from './screen.js';
 
 /** Output silence that the heuristic reads as "the command is done", ms. */
 export const QUIET_SCREEN_MS = 400;
-/** How long a fresh shell gets to draw its first prompt before a command is typed, ms. */
-export const STARTUP_PROMPT_MAX_MS = 3000;
+/** How long a fresh shell gets to draw its first prompt before a command is typed, ms: rc files can be slow. */
+export const STARTUP_PROMPT_MAX_MS = 15_000;
 /** Poll period of the heuristic and text waits, ms. */
 const POLL_MS = 40;
 
@@ -22,7 +22,8 @@ export async function ready(term: SeatTerminal): Promise<void> {
   const deadline = term.startedAt + STARTUP_PROMPT_MAX_MS;
   while (!term.exited && !term.marks.seen && Date.now() < deadline) {
     const quietFor = Date.now() - term.lastOutputAt;
-    if (term.lastOutputAt > term.startedAt && quietFor >= QUIET_SCREEN_MS) break;
+    // A shell with forge's marks is ready at its first mark; any other at its first quiet screen.
+    if (!term.expectMarks && term.lastOutputAt > term.startedAt && quietFor >= QUIET_SCREEN_MS) break;
     await sleep(POLL_MS);
   }
   await term.settled();

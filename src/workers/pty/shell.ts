@@ -36,7 +36,8 @@ PS1="$PS1"$'%{\\033]133;B\\007%}'
 `,
 };
 
-export interface ShellLaunch { file: string; args: string[]; env: Record<string, string> }
+/** `marks`: forge installed OSC 133 marks, so the first prompt will carry one. */
+export interface ShellLaunch { file: string; args: string[]; env: Record<string, string>; marks: boolean }
 
 /** Files forge writes for shell startup live here for the life of the worker. */
 export class ShellStartup {
@@ -47,16 +48,16 @@ export class ShellStartup {
     if (name === 'bash') {
       const rc = join(this.ensureDir(), 'bashrc');
       writeFileSync(rc, BASH_RC, { mode: 0o600 });
-      return { file: shell, args: ['--rcfile', rc, '-i'], env };
+      return { file: shell, args: ['--rcfile', rc, '-i'], env, marks: true };
     }
     if (name === 'zsh') {
       const zdot = join(this.ensureDir(), 'zsh');
       mkdirSync(zdot, { recursive: true, mode: 0o700 });
       for (const [f, text] of Object.entries(ZSH_FILES)) writeFileSync(join(zdot, f), text, { mode: 0o600 });
       const user = env.ZDOTDIR ?? '';
-      return { file: shell, args: ['-i'], env: { ...env, ZDOTDIR: zdot, ...(user ? { FORGE_USER_ZDOTDIR: user } : {}) } };
+      return { file: shell, args: ['-i'], env: { ...env, ZDOTDIR: zdot, ...(user ? { FORGE_USER_ZDOTDIR: user } : {}) }, marks: true };
     }
-    return { file: shell, args: [], env };
+    return { file: shell, args: [], env, marks: false };
   }
 
   dispose(): void {

@@ -37,6 +37,8 @@ export class SeatTerminal {
   /** A `run` from the agent is in flight. */
   running = false;
   exited = false;
+  /** Forge installed prompt marks in this shell: its first prompt will carry one. */
+  readonly expectMarks: boolean;
   private readonly pty: IPty;
   private readonly serializer: InstanceType<typeof SerializeAddon>;
   private readonly modes: ModeWatch;
@@ -54,6 +56,7 @@ export class SeatTerminal {
   private lastFacts = '';
 
   constructor(readonly spec: OpenSpec, launch: ShellLaunch, private readonly post: Post) {
+    this.expectMarks = launch.marks;
     this.model = new Terminal({ cols: spec.cols, rows: spec.rows, scrollback: MODEL_SCROLLBACK_ROWS, allowProposedApi: true });
     this.serializer = new SerializeAddon();
     this.model.loadAddon(this.serializer as never);
@@ -172,8 +175,18 @@ export class SeatTerminal {
       this.updateFlow();
     });
     this.updateFlow();
-    clearTimeout(this.echoTimer);
-    this.echoTimer = setTimeout(() => void this.checkEcho(), ECHO_CHECK_AFTER_MS);
+    // One timer per quiet spell, not one per chunk: a flood re-arms it only when it fires.
+    this.echoTimer ??= setTimeout(() => this.echoDue(), ECHO_CHECK_AFTER_MS);
+  }
+
+  private echoDue(): void {
+    const quietFor = Date.now() - this.lastOutputAt;
+    if (quietFor < ECHO_CHECK_AFTER_MS) {
+      this.echoTimer = setTimeout(() => this.echoDue(), ECHO_CHECK_AFTER_MS - quietFor);
+      return;
+    }
+    this.echoTimer = undefined;
+    void this.checkEcho();
   }
 
   private flush(): void {
