@@ -110,7 +110,7 @@ describe('repaint round trip', () => {
   });
 
   it('restores what a real vim drew in the alternate screen', async () => {
-    const stream = await record('/usr/bin/vim', ['-u', 'NONE', '-N', '-c', 'syntax on', 'package.json'], ['j', 'j', 'iabc', '\x1b']);
+    const stream = await record('/usr/bin/vim', ['-u', 'NONE', '-N', '-n', '-c', 'syntax on', 'package.json'], ['j', 'j', 'iabc', '\x1b']);
     await roundTrip(stream, 'alternate');
   });
 });
