@@ -73,6 +73,25 @@ describe('terminal viewers', () => {
     late.close();
   });
 
+  it('a slow watcher is dropped to a fresh repaint instead of queueing output', async () => {
+    const slow = await Viewer.open(server.info);
+    slow.ackBytes = false;
+    slow.send({ t: 'term_attach', seat: SEAT, cols: 100, rows: 30 });
+    await slow.until(() => slow.frames.some((f) => f.flags & 1), 10_000, 'the repaint');
+    const keyframes = (): number => slow.frames.filter((f) => f.flags & 1).length;
+    const received = (): number => slow.frames.reduce((n, f) => n + f.bytes.byteLength, 0);
+    await agent.callTool({ name: 'terminal__run', arguments: { command: 'seq 1 600000' } });
+    await new Promise((r) => setTimeout(r, 300));
+    const got = received();
+    // seq wrote ~4.5 MB; the watcher was cut off near its 2 MiB bound rather than sent all of it.
+    expect(got).toBeLessThan(3 * 1024 * 1024);
+    const before = keyframes();
+    slow.send({ t: 'term_ack', term, bytes: got });
+    await slow.until(() => keyframes() > before, 10_000, 'a fresh repaint');
+    await slow.until(() => slow.text().includes('600000'), 10_000, 'the end of the output in the repaint');
+    slow.close();
+  });
+
   it('a watcher\'s keystroke is refused by the server and never reaches the shell', async () => {
     const before = a.messages.length;
     a.send({ t: 'term_input', term, data: 'echo from-a-watcher\r' });

@@ -35,11 +35,15 @@ describe('the terminal surface in the web client', () => {
 
   it('shows the shell\'s prompt and what the agent ran, as a dialog with a live state line', async () => {
     const page = await browser.newPage({ viewport: { width: 1200, height: 800 } });
+    const scripts: string[] = [];
+    page.on('request', (r) => { if (r.resourceType() === 'script') scripts.push(new URL(r.url()).pathname); });
     await page.goto(url);
     const dialog = page.locator('[role="dialog"][aria-modal="true"]');
     await dialog.waitFor();
     await expect.poll(() => page.locator('.term-state').textContent(), { timeout: 15_000 }).toBe(TERM_STATE.viewOnly);
     expect(await page.locator('.term-state').getAttribute('aria-live')).toBe('polite');
+    // xterm.js is its own chunk, fetched when the terminal is raised, not part of the page's entry.
+    expect(scripts.some((p) => /^\/surface-[A-Z0-9]+\.js$/.test(p))).toBe(true);
     expect(await page.locator('.term-title').textContent()).toMatch(/^terminal \d+ · \w+ · \//);
     const read = await agent.callTool({ name: 'terminal__read', arguments: {} });
     const prompt = (read.structuredContent as { text: string }).text.split('\n').pop()!.trim();

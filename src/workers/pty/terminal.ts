@@ -21,7 +21,7 @@ export const MODEL_BACKLOG_LOW_BYTES = 256 * 1024;
 /** Largest output frame, bytes: bigger batches are split so one frame never stalls a phone. */
 export const OUTPUT_FRAME_MAX_BYTES = 256 * 1024;
 /** Scrollback rows the model keeps: what a repaint and a command's output can reach back to. */
-export const MODEL_SCROLLBACK_ROWS = 10_000;
+export const MODEL_SCROLLBACK_ROWS = 5000;
 /** Output silence before termios is read for a password prompt, ms. */
 const ECHO_CHECK_AFTER_MS = 120;
 
