@@ -11,6 +11,7 @@ import type { ServerContext } from '../server.js';
 import { ForgeError } from '../../shared/errors.js';
 import { TERM_ACK_EVERY_BYTES, TERM_STATE, type TermRow, type TermServerMessage } from '../../shared/terminal.js';
 import type { FromPty } from '../../workers/pty/protocol.js';
+import { TERM_HEADER_BYTES } from '../../shared/protocol.js';
 import { log } from '../logging.js';
 import { PtyLink } from './pty-link.js';
 import { TerminalRecord } from './record.js';
@@ -202,7 +203,7 @@ export class TerminalSurface implements Surface {
         this.counters.repaints++;
         this.hub.send(m.viewer, { t: 'term_view', term: r.id, number: r.number, seat: r.seat, shell: r.shell, cwd: r.cwd, cols: m.cols, rows: m.rows } satisfies TermServerMessage);
         this.hub.sendBinary([m.viewer], m.frame);
-        v.unacked += m.frame.byteLength;
+        v.unacked += m.frame.byteLength - TERM_HEADER_BYTES;
         v.live = true;
         this.hub.send(m.viewer, r.stateMessage(m.viewer));
         break;
@@ -232,7 +233,8 @@ export class TerminalSurface implements Surface {
         this.counters.watchers_dropped++;
         continue;
       }
-      v.unacked += frame.byteLength;
+      // Counted as the client counts its acks: the shell's bytes, not the header.
+      v.unacked += frame.byteLength - TERM_HEADER_BYTES;
       to.push(v.viewer);
     }
     if (!to.length) return;
