@@ -11,10 +11,10 @@ async function main(): Promise<void> {
     return;
   }
   if (cmd === 'mcp') {
-    const { values } = parseArgs({ args: rest, options: { seat: { type: 'string' }, state: { type: 'string' }, config: { type: 'string' } } });
+    const { values } = parseArgs({ args: rest, options: { seat: { type: 'string' }, state: { type: 'string' }, config: { type: 'string' }, port: { type: 'string' } } });
     if (!values.seat) throw new Error('forge mcp needs --seat ORG/PROJECT/LABEL');
     const { runBridge } = await import('./mcp/bridge.js');
-    await runBridge({ seat: values.seat, stateDir: values.state, config: values.config });
+    await runBridge({ seat: values.seat, stateDir: values.state, config: values.config, port: values.port });
     return;
   }
   throw new Error('usage: forge serve [--state DIR] [--port N] [--config FILE] | forge mcp --seat ORG/PROJECT/LABEL [--state DIR]');

@@ -19,6 +19,7 @@ import type { FromRelay, RelayWorkerData } from '../workers/relay/protocol.js';
 import type { Surface } from './surface.js';
 import { BrowserSurface } from './browser/surface.js';
 import { TerminalSurface } from './terminal/surface.js';
+import { sweepDeadFramebuffers } from '../workers/cdp/host.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 /** dist/src/main → the repository root. */
@@ -39,6 +40,7 @@ export interface ServerContext {
 export async function startServer(opts: ServeOptions): Promise<void> {
   const config = loadConfig(opts.configFile);
   const stateDir = resolveStateDir(opts.stateDir);
+  sweepDeadFramebuffers();
   const port = opts.port ?? config.server.port;
   const token = randomBytes(24).toString('base64url');
   const version = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }).version;

@@ -4,6 +4,7 @@
  * handles them (browser, terminal, hand-offs). Nothing a viewer sends can throw past here.
  */
 import type { Worker } from 'node:worker_threads';
+type Transferable = import('node:worker_threads').TransferListItem;
 import { encodeControl, type ClientMessage, type ServerMessage } from '../shared/protocol.js';
 import type { FromRelay, ToRelay } from '../workers/relay/protocol.js';
 import { isForgeError } from '../shared/errors.js';
@@ -44,7 +45,7 @@ export class ViewerHub {
     this.post({ t: 'close_viewer', viewer, code, reason });
   }
 
-  post(m: ToRelay): void { this.relay.postMessage(m); }
+  post(m: ToRelay, transfer?: Transferable[]): void { this.relay.postMessage(m, transfer as never); }
 
   /** Called with every message the relay reports. */
   dispatch(m: FromRelay): void {

@@ -112,24 +112,39 @@ export interface TabRow {
   loaded: boolean;
 }
 
-/** Messages a viewer sends. Every one has `t`; `id` (optional) is echoed in the answer or error. */
+/**
+ * Messages a viewer sends. Every one has `t`; `id` (optional) is echoed in the answer or error.
+ * A viewer watches at most one tab at a time: an attach replaces what the connection watched.
+ */
 export type ClientMessage =
+  /** The token, when it did not come in the socket URL's `?token=`. */
   | { t: 'hello'; token: string; id?: number }
-  | { t: 'tabs'; id?: number }
-  | { t: 'attach'; tab?: number; pageId?: string; w: number; h: number; id?: number }
+  /** Subscribe to a profile's tab list (the seat's profile, else the org's own); `tabs` pushes follow. */
+  | { t: 'tabs'; seat?: string; id?: number }
+  /** Watch a tab by number or page id (else the profile's first tab), with this surface's size in CSS px. */
+  | { t: 'attach'; tab?: number; pageId?: string; seat?: string; w: number; h: number; id?: number }
   | { t: 'detach'; id?: number }
+  /** This surface's size changed, CSS px. */
   | { t: 'resize'; w: number; h: number; id?: number }
+  /** Take (true) or release (false) the controller role on the watched tab. */
   | { t: 'control'; take: boolean; id?: number }
+  /** The page's own history, one step; the controller's only. */
   | { t: 'nav'; dir: 'back' | 'forward'; id?: number }
+  /** A gesture, in this surface's coordinates; the controller's only. */
   | { t: 'input'; ev: InputEvent; id?: number }
   | { t: 'ping'; id?: number }
   | { t: string; id?: number; [k: string]: unknown };
 
-/** A viewer's gesture, in the viewer's surface coordinates (CSS px of its canvas box). */
+/**
+ * A viewer's gesture. Points are in the viewer's surface coordinates (CSS px of the box it reported
+ * in attach/resize); the server scales them into the page's viewport.
+ */
 export type InputEvent =
-  | { type: 'mouse'; action: 'down' | 'up' | 'move'; x: number; y: number; button?: 'left' | 'middle' | 'right'; buttons?: number; clickCount?: number; modifiers?: number }
+  | { type: 'mouse'; action: 'down' | 'up' | 'move'; x: number; y: number; button?: 'left' | 'middle' | 'right' | 'none'; buttons?: number; clickCount?: number; modifiers?: number }
   | { type: 'wheel'; x: number; y: number; dx: number; dy: number; modifiers?: number }
+  /** A named key (Enter, Tab, ArrowLeft, Escape, Backspace, a chord's letter with modifiers), as KeyboardEvent.key/code. */
   | { type: 'key'; action: 'down' | 'up'; key: string; code?: string; modifiers?: number }
+  /** Printable text, a paste or an IME commit: inserted as text. */
   | { type: 'text'; text: string };
 
 /** Modifier bits, as CDP's Input domain numbers them. */
@@ -142,9 +157,16 @@ export const MOD_SHIFT = 8;
 export type ServerMessage =
   | { t: 'welcome'; viewerId: number; org: string; profile: string }
   | { t: 'error'; message: string; for?: string; id?: number }
+  /** A profile's tab list; pushed on every change to subscribers. host: connected / idle (up, no driver) / none. */
   | { t: 'tabs'; profile: string; host: 'connected' | 'idle' | 'none'; closingInMinutes?: number; tabs: TabRow[] }
-  | { t: 'view'; tab: number; pageId: string; profile: string; you: number; controller: number | null; width: number; height: number; title: string }
+  /**
+   * What this viewer watches and who holds the role, pushed to every viewer of the tab on any change.
+   * `you` is this viewer's id; `controller` the controller's id or null; width×height the page's layout.
+   */
+  | { t: 'view'; tab: number; pageId: string; profile: string; you: number; controller: number | null; width: number; height: number; title: string; url: string }
+  /** The page's own history: whether an entry exists each way. */
   | { t: 'history'; tab: number; back: boolean; forward: boolean }
+  /** The watched tab is gone (closed, or its host died): the sentence says why. */
   | { t: 'gone'; tab: number; message: string }
   | { t: 'pong'; id?: number }
   | { t: string; [k: string]: unknown };

@@ -4,11 +4,91 @@ import type { SessionContext } from '../mcp/context.js';
 import type { ViewerHub } from '../viewers.js';
 import type { Surface } from '../surface.js';
 import type { ServerContext } from '../server.js';
+import { profileDir } from '../state.js';
+import { ProfileBrowser, type ProfileEvents } from './profile.js';
+import { registerBrowserTools } from './tools.js';
+import { log } from '../logging.js';
+import { BrowserViewing } from './viewing.js';
+import { profileKeyFor } from '../config.js';
+import { parseSeat } from '../seat.js';
+
+/** How often the idle sweep looks at the profiles at most, ms; a short idle_minutes looks more often. */
+const IDLE_SWEEP_PERIOD_MAX_MS = 15_000;
 
 export class BrowserSurface implements Surface {
   readonly name = 'browser';
-  constructor(private readonly ctx: ServerContext) {}
-  registerTools(_server: McpServer, _ctx: SessionContext): void {}
-  attachViewers(_hub: ViewerHub): void {}
-  async stop(): Promise<void> {}
+  private profiles = new Map<string, ProfileBrowser>();
+  private sweep: NodeJS.Timeout;
+  private changeListeners: Array<(p: ProfileBrowser) => void> = [];
+  private endListeners: Array<(p: ProfileBrowser, sentence: string) => void> = [];
+  private sessions = new Map<string, number>();
+  private viewing?: BrowserViewing;
+
+  constructor(private readonly ctx: ServerContext) {
+    const period = Math.max(250, Math.min(IDLE_SWEEP_PERIOD_MAX_MS, (ctx.config.browser.idleMinutes * 60_000) / 4));
+    this.sweep = setInterval(() => void this.idleSweep(), period);
+    this.sweep.unref();
+  }
+
+  profile(key: string): ProfileBrowser {
+    let p = this.profiles.get(key);
+    if (!p) {
+      const events: ProfileEvents = {
+        changed: (pp) => { for (const l of this.changeListeners) l(pp); },
+        hostEnded: (pp, s) => { for (const l of this.endListeners) l(pp, s); },
+      };
+      p = new ProfileBrowser(key, profileDir(this.ctx.stateDir, key), events);
+      this.profiles.set(key, p);
+    }
+    return p;
+  }
+
+  allProfiles(): ProfileBrowser[] { return [...this.profiles.values()]; }
+  onChanged(cb: (p: ProfileBrowser) => void): void { this.changeListeners.push(cb); }
+  onHostEnded(cb: (p: ProfileBrowser, sentence: string) => void): void { this.endListeners.push(cb); }
+
+  registerTools(server: McpServer, ctx: SessionContext): void {
+    registerBrowserTools(server, ctx, this);
+    const n = (this.sessions.get(ctx.seat.key) ?? 0) + 1;
+    this.sessions.set(ctx.seat.key, n);
+    this.profile(ctx.profileKey).seatActive(ctx.seat.key, true);
+  }
+
+  sessionClosed(ctx: SessionContext): void {
+    const n = (this.sessions.get(ctx.seat.key) ?? 1) - 1;
+    if (n > 0) { this.sessions.set(ctx.seat.key, n); return; }
+    this.sessions.delete(ctx.seat.key);
+    this.profile(ctx.profileKey).seatActive(ctx.seat.key, false);
+  }
+
+  attachViewers(hub: ViewerHub): void {
+    this.viewing = new BrowserViewing(hub, {
+      profile: (key) => this.profile(key),
+      profileKeyFor: (seat) => profileKeyFor(this.ctx.config, seat ? parseSeat(seat).project : '*'),
+    });
+    this.viewing.attach();
+    this.onChanged((p) => this.viewing?.profileChanged(p));
+    this.onHostEnded((p, sentence) => this.viewing?.hostEnded(p, sentence));
+  }
+
+  private async idleSweep(): Promise<void> {
+    const limitMs = this.ctx.config.browser.idleMinutes * 60_000;
+    for (const p of this.profiles.values()) {
+      if (!p.idleFor(limitMs)) continue;
+      log.info({ profile: p.key }, 'idle close');
+      await p.end('idle').catch(() => undefined);
+    }
+  }
+
+  gauges(): string {
+    const lines = ['# TYPE forge_browser_tabs gauge'];
+    for (const p of this.profiles.values()) lines.push(`forge_browser_tabs{profile="${p.key}"} ${p.tabs.size}`);
+    return lines.join('\n');
+  }
+
+  async stop(): Promise<void> {
+    clearInterval(this.sweep);
+    await this.viewing?.stop();
+    await Promise.allSettled([...this.profiles.values()].map((p) => p.end('the server is stopping')));
+  }
 }

@@ -19,12 +19,12 @@ function alive(pid: number): boolean {
   try { process.kill(pid, 0); return true; } catch { return false; }
 }
 
-async function findOrStartServer(stateDir: string, configFile?: string): Promise<ServerInfo> {
+async function findOrStartServer(stateDir: string, configFile?: string, port?: string): Promise<ServerInfo> {
   const info = readServerInfo(stateDir);
   if (info && alive(info.pid)) return info;
   const cli = join(dirname(fileURLToPath(import.meta.url)), '..', 'cli.js');
   const logFd = openSync(join(stateDir, 'server.log'), 'a');
-  const args = [cli, 'serve', '--state', stateDir, ...(configFile ? ['--config', configFile] : [])];
+  const args = [cli, 'serve', '--state', stateDir, ...(configFile ? ['--config', configFile] : []), ...(port ? ['--port', port] : [])];
   const child = spawn(process.execPath, args, { detached: true, stdio: ['ignore', logFd, logFd] });
   child.unref();
   const deadline = Date.now() + SERVER_START_WAIT_MS;
@@ -37,10 +37,10 @@ async function findOrStartServer(stateDir: string, configFile?: string): Promise
   throw new Error(`the forge server did not start; see ${join(stateDir, 'server.log')}`);
 }
 
-export async function runBridge(opts: { seat: string; stateDir?: string; config?: string }): Promise<void> {
+export async function runBridge(opts: { seat: string; stateDir?: string; config?: string; port?: string }): Promise<void> {
   const seat = parseSeat(opts.seat);
   const stateDir = resolveStateDir(opts.stateDir);
-  const info = await findOrStartServer(stateDir, opts.config);
+  const info = await findOrStartServer(stateDir, opts.config, opts.port);
   const url = new URL(info.mcp_url);
   url.searchParams.set('seat', seat.key);
   const upstream = new StreamableHTTPClientTransport(url, { requestInit: { headers: { authorization: `Bearer ${info.token}` } } });

@@ -8,7 +8,7 @@
  * spawned from the main thread, which lives as long as the server.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { ForgeError, hostExitedSentence } from '../../shared/errors.js';
 import { HOST_START_TIMEOUT_MS } from '../../shared/limits.js';
@@ -20,6 +20,24 @@ export const SETPRIV_BINARY = '/usr/bin/setpriv';
 /** Xvfb screen, px: large enough to tile one window per tab side by side (no window covers another). */
 export const SCREEN_WIDTH = 3840;
 export const SCREEN_HEIGHT = 2400;
+
+/** Framebuffer directories are named after the server's pid, so a later server can sweep a dead one's. */
+const FB_DIR_PREFIX = '/dev/shm/forge-fb-';
+
+/**
+ * Removes framebuffer directories left by servers that died without stopping (kill -9): Xvfb
+ * removes its file on the parent-death SIGTERM, not the directory forge made for it.
+ */
+export function sweepDeadFramebuffers(): void {
+  let names: string[];
+  try { names = readdirSync('/dev/shm'); } catch { return; }
+  for (const name of names) {
+    const m = /^forge-fb-(\d+)-/.exec(name);
+    if (!m) continue;
+    try { process.kill(Number(m[1]), 0); continue; } catch { /* its server is gone */ }
+    rmSync(`/dev/shm/${name}`, { recursive: true, force: true });
+  }
+}
 
 /** Grace between SIGTERM and SIGKILL of a host's process groups, ms. */
 const STOP_GRACE_MS = 1500;
@@ -49,6 +67,8 @@ export function chromiumArgs(userDataDir: string): string[] {
     '--disable-renderer-backgrounding',
     '--disable-background-timer-throttling',
     '--disable-ipc-flooding-protection',
+    // An agent's click may open a popup (a sign-in); the per-page popup cap is forge's own.
+    '--disable-popup-blocking',
     '--disable-hang-monitor',
     '--disable-session-crashed-bubble',
     '--noerrdialogs',
@@ -118,7 +138,7 @@ export class BrowserHost {
   }
 
   private async startXvfb(deadline: number): Promise<void> {
-    this.fbDir = mkdtempSync('/dev/shm/forge-fb-');
+    this.fbDir = mkdtempSync(`${FB_DIR_PREFIX}${process.pid}-`);
     const child = spawn(SETPRIV_BINARY, [
       '--pdeathsig', 'SIGTERM', '--', XVFB_BINARY,
       '-displayfd', '3',
@@ -199,6 +219,9 @@ export class BrowserHost {
     if (this.stopping) return this.stopped;
     this.stopping = true;
     this.stopped = (async () => {
+      // The browser alone first: it shuts its own children down and flushes cookies to disk.
+      killOne(this.chromium, 'SIGTERM');
+      await waitExit(this.chromium, STOP_GRACE_MS);
       killGroup(this.chromium, 'SIGTERM');
       killGroup(this.xvfb, 'SIGTERM');
       await Promise.all([waitExit(this.chromium, STOP_GRACE_MS), waitExit(this.xvfb, STOP_GRACE_MS)]);
@@ -214,6 +237,11 @@ export class BrowserHost {
     return this.stopped;
   }
   private stopped: Promise<void> = Promise.resolve();
+}
+
+function killOne(child: ChildProcess | undefined, signal: NodeJS.Signals): void {
+  if (!child?.pid || child.exitCode !== null || child.signalCode !== null) return;
+  try { process.kill(child.pid, signal); } catch { /* already gone */ }
 }
 
 function killGroup(child: ChildProcess | undefined, signal: NodeJS.Signals): void {

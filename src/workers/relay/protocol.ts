@@ -2,7 +2,9 @@
  * The relay worker's door: what the main thread tells it and what it reports back.
  * Control messages cross as decoded objects; frames and terminal bytes cross as bytes.
  */
+import type { MessagePort } from 'node:worker_threads';
 import type { ClientMessage } from '../../shared/protocol.js';
+import type { FanoutCounters } from './fanout.js';
 
 export interface RelayWorkerData {
   host: string;
@@ -24,6 +26,16 @@ export type ToRelay =
   | { t: 'close_viewer'; viewer: number; code: number; reason: string }
   /** Prometheus lines from the main thread, merged into /metrics. */
   | { t: 'gauges'; text: string }
+  /**
+   * A host's frames: the encoder's port and WebpRing (see cdp/pipeline.ts relaySource()). `source`
+   * is the main thread's name for it; transfer `port`.
+   */
+  | { t: 'frame_source'; source: number; port: MessagePort; webpRing: SharedArrayBuffer; webpRingSlots: number; webpSlotBytes: number }
+  | { t: 'frame_source_end'; source: number }
+  /** Viewer `viewer` now watches frame id `tab` of `source` (null: nothing); it gets a keyframe first. */
+  | { t: 'watch'; viewer: number; source: number; tab: number | null }
+  /** Asks for the fan-out counters and the relay thread's CPU time. */
+  | { t: 'fanout_stats' }
   | { t: 'stop' };
 
 /** relay → main */
@@ -33,4 +45,5 @@ export type FromRelay =
   | { t: 'open'; viewer: number; org: string; query: string }
   | { t: 'message'; viewer: number; msg: ClientMessage }
   | { t: 'close'; viewer: number }
+  | { t: 'fanout_stats'; counters: FanoutCounters; cpuMs: number }
   | { t: 'stopped' };

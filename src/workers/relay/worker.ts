@@ -11,9 +11,17 @@ import { proxyToMcp } from './proxy.js';
 import type { FromRelay, RelayWorkerData, ToRelay } from './protocol.js';
 import { decodeControl, encodeControl } from '../../shared/protocol.js';
 import { SOCKET_INBOUND_MAX_BYTES } from '../../shared/limits.js';
+import { Fanout, type FrameSource, type ViewerSink } from './fanout.js';
+import { RingFrameSource } from './ring-source.js';
+import { threadCpuMs } from './thread-cpu.js';
 
 /** Seconds a viewer socket may sit silent before uWS closes it; the client pings well inside it. */
 const VIEWER_IDLE_TIMEOUT_S = 60;
+/**
+ * uWS's own inbound ceiling, bytes. Past it uWS drops the connection with no close frame (1006), so
+ * it sits above forge's SOCKET_INBOUND_MAX_BYTES, which the message handler enforces with a 1009.
+ */
+const UWS_PAYLOAD_CEILING_BYTES = 2 * SOCKET_INBOUND_MAX_BYTES;
 /** uWS's own backpressure cap per socket, bytes: the fan-out skips a viewer long before this. */
 const VIEWER_MAX_BACKPRESSURE_BYTES = 8 * 1024 * 1024;
 
@@ -27,6 +35,8 @@ const sockets = new Map<number, WebSocket<Viewer>>();
 let nextViewerId = 1;
 let listenSocket: us_listen_socket | null = null;
 let mainGauges = '';
+const fanout = new Fanout();
+const frameSources = new Map<number, FrameSource>();
 const counters = { viewers_opened: 0, messages_in: 0, bytes_out: 0, frames_sent: 0, frames_skipped: 0, bad_messages: 0 };
 
 function tokenOk(given: string): boolean {
@@ -50,7 +60,7 @@ function authed(ws: WebSocket<Viewer>): void {
 const app = App();
 
 app.ws<Viewer>('/ws', {
-  maxPayloadLength: SOCKET_INBOUND_MAX_BYTES,
+  maxPayloadLength: UWS_PAYLOAD_CEILING_BYTES,
   idleTimeout: VIEWER_IDLE_TIMEOUT_S,
   maxBackpressure: VIEWER_MAX_BACKPRESSURE_BYTES,
   sendPingsAutomatically: true,
@@ -77,6 +87,11 @@ app.ws<Viewer>('/ws', {
   message: (ws, message, isBinary) => {
     const v = ws.getUserData();
     counters.messages_in++;
+    if (message.byteLength > SOCKET_INBOUND_MAX_BYTES) {
+      counters.bad_messages++;
+      ws.end(1009, `a message is limited to ${SOCKET_INBOUND_MAX_BYTES / (1024 * 1024)} MiB`);
+      return;
+    }
     if (!isBinary) {
       counters.bad_messages++;
       sendError(ws, 'control messages are binary msgpack; a text message was ignored', 'text');
@@ -100,9 +115,11 @@ app.ws<Viewer>('/ws', {
     if (msg.t === 'hello') return;
     post({ t: 'message', viewer: v.id, msg });
   },
+  drain: (ws) => fanout.drained(ws.getUserData().id),
   close: (ws) => {
     const v = ws.getUserData();
     v.closed = true;
+    fanout.unwatch(v.id);
     if (sockets.delete(v.id)) post({ t: 'close', viewer: v.id });
   },
 });
@@ -144,10 +161,39 @@ port.on('message', (m: ToRelay) => {
     case 'send_binary': sendTo(m.viewers, m.data, true); break;
     case 'close_viewer': sockets.get(m.viewer)?.end(m.code, m.reason); break;
     case 'gauges': mainGauges = m.text; break;
+    case 'frame_source': {
+      const source = new RingFrameSource(m.port, m.webpRing, m.webpRingSlots, m.webpSlotBytes);
+      frameSources.set(m.source, source);
+      fanout.addSource(source);
+      break;
+    }
+    case 'frame_source_end': {
+      const source = frameSources.get(m.source);
+      frameSources.delete(m.source);
+      if (source) fanout.removeSource(source);
+      break;
+    }
+    case 'watch': {
+      const ws = sockets.get(m.viewer);
+      const source = frameSources.get(m.source);
+      if (!ws || m.tab === null) { fanout.unwatch(m.viewer); break; }
+      const sink: ViewerSink = {
+        send: (b) => { ws.send(b, true); },
+        buffered: () => ws.getBufferedAmount(),
+        cork: (fn) => { ws.cork(fn); },
+      };
+      if (source) fanout.route(m.tab, source);
+      fanout.watch(m.viewer, sink, m.tab);
+      break;
+    }
+    case 'fanout_stats':
+      post({ t: 'fanout_stats', counters: { ...fanout.counters }, cpuMs: threadCpuMs() });
+      break;
     case 'stop':
       if (listenSocket) us_listen_socket_close(listenSocket);
       listenSocket = null;
       for (const ws of sockets.values()) ws.end(1001, 'the server is stopping');
+      fanout.close();
       sockets.clear();
       post({ t: 'stopped' });
       break;

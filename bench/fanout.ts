@@ -1,0 +1,159 @@
+/**
+ * `./forge bench fanout [--json] [--seconds N]`: forge's relay (uWS, newest-frame fan-out) to many
+ * viewers over real sockets, the viewers in a separate load-generator process. Frames are
+ * recorded first from the real pipeline (the anim page: ~32 KB whole frames; the simple page:
+ * small patches) and replayed at 60 fps, so only the relay is measured. Runs: anim to 1/10/100/200
+ * viewers, anim to 200 with 10% slow viewers (they stop reading), simple to 1 and to 1000, and
+ * anim to 200 through a plain `ws` relay. The last line printed is one JSON object.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
+import { BrowserHost } from '../src/workers/cdp/host.js';
+import { FramePipeline } from '../src/workers/cdp/pipeline.js';
+import { CdpConnection } from '../src/workers/cdp/connection.js';
+import { WebpRing } from '../src/shared/ring.js';
+import type { EncodedFrame } from '../src/workers/encode/protocol.js';
+import { LoadGen, Relay, saveRun, root, servePages, sleep, type ViewerResult } from './harness.js';
+import { Replayer, type Recorded } from './replay.js';
+import { median } from './stamp.js';
+
+const json = process.argv.includes('--json');
+const secIdx = process.argv.indexOf('--seconds');
+const SECONDS = secIdx > 0 ? Number(process.argv[secIdx + 1]) : 6;
+/** Frames recorded per page: two seconds of a 60 Hz page. */
+const RECORD_FRAMES = 120;
+const log = (s: string): void => { if (!json) process.stderr.write(s + '\n'); };
+const round = (n: number, d = 3): number => Math.round(n * 10 ** d) / 10 ** d;
+
+async function record(): Promise<Record<'anim' | 'simple', Recorded[]>> {
+  const { server, base } = await servePages();
+  const profileDir = mkdtempSync(join(tmpdir(), 'forge-bench-fanout-'));
+  const host = new BrowserHost({ profileKey: 'bench/fanout', profileDir });
+  await host.start();
+  const pipeline = await FramePipeline.start(host);
+  const src = pipeline.relaySource();
+  const ring = new WebpRing(src.webpRing, src.webpRingSlots, src.webpSlotBytes);
+  const cdp = await CdpConnection.connect(host.wsEndpoint);
+  const out: Record<string, Recorded[]> = {};
+  let sink: Recorded[] = [];
+  src.port.on('message', (m: EncodedFrame) => {
+    const f = ring.take(m.slot, m.tab, m.seq);
+    if (!f) return;
+    if (sink.length < RECORD_FRAMES) sink.push({ flags: f.flags, parts: f.parts.map((p) => new Uint8Array(p)) });
+    ring.done(m.slot);
+  });
+  try {
+    for (const page of ['anim', 'simple'] as const) {
+      const { targetId } = await cdp.send<{ targetId: string }>('Target.createTarget', { url: `${base}/${page}.html`, newWindow: true });
+      await sleep(500);
+      sink = [];
+      await pipeline.capture(targetId, 1, 1280, 720);
+      while (sink.length < RECORD_FRAMES) await sleep(50);
+      out[page] = sink;
+      await pipeline.uncapture(targetId);
+      await cdp.send('Target.closeTarget', { targetId });
+    }
+  } finally {
+    await cdp.close();
+    await pipeline.stop();
+    await host.stop();
+    server.close();
+    rmSync(profileDir, { recursive: true, force: true });
+  }
+  return out as Record<'anim' | 'simple', Recorded[]>;
+}
+
+interface Run { viewers: ViewerResult[]; relayCpuMs: number; viewerFrames: number; elapsed: number; maxFramesHeld: number }
+
+let tabSeq = 0;
+async function forgeRun(relay: Relay, frames: Recorded[], viewers: number, slow: number): Promise<Run> {
+  const tab = ++tabSeq;
+  const replay = new Replayer(frames, tab);
+  relay.post({ t: 'frame_source', source: tab, port: replay.relayPort, webpRing: replay.ring.sab, webpRingSlots: replay.ring.slots, webpSlotBytes: replay.ring.slotBytes }, [replay.relayPort]);
+  const already = relay.opened.length;
+  const gen = await LoadGen.start(`ws://127.0.0.1:${relay.port}/ws?token=bench-token`, viewers, slow, SECONDS, 'trailer');
+  while (relay.opened.length < already + viewers) await sleep(20);
+  for (const id of relay.opened.slice(already)) relay.post({ t: 'watch', viewer: id, source: tab, tab });
+  replay.start();
+  await sleep(1000);
+  const s0 = await relay.stats();
+  gen.go();
+  const r = await gen.result();
+  const s1 = await relay.stats();
+  replay.stop();
+  relay.post({ t: 'frame_source_end', source: tab });
+  await sleep(300);
+  return { viewers: r.viewers, relayCpuMs: s1.cpuMs - s0.cpuMs, viewerFrames: s1.counters.viewerFrames - s0.counters.viewerFrames, elapsed: r.elapsed, maxFramesHeld: s1.counters.maxFramesHeld };
+}
+
+async function wsRun(frames: Recorded[], viewers: number): Promise<Run> {
+  const tab = ++tabSeq;
+  const replay = new Replayer(frames, tab);
+  const w = new Worker(join(root, 'dist/bench/ws-relay.js'), {
+    workerData: { port: replay.relayPort, webpRing: replay.ring.sab, webpRingSlots: replay.ring.slots, webpSlotBytes: replay.ring.slotBytes, tab },
+    transferList: [replay.relayPort],
+  });
+  const port = await new Promise<number>((r) => w.once('message', (m: { port: number }) => r(m.port)));
+  const stats = (): Promise<{ viewerFrames: number; cpuMs: number }> => new Promise((r) => { w.once('message', r); w.postMessage({ t: 'stats' }); });
+  const gen = await LoadGen.start(`ws://127.0.0.1:${port}/`, viewers, 0, SECONDS, 'trailer');
+  replay.start();
+  await sleep(1000);
+  const s0 = await stats();
+  gen.go();
+  const r = await gen.result();
+  const s1 = await stats();
+  replay.stop();
+  w.postMessage({ t: 'stop' });
+  await sleep(200);
+  await w.terminate();
+  return { viewers: r.viewers, relayCpuMs: s1.cpuMs - s0.cpuMs, viewerFrames: s1.viewerFrames - s0.viewerFrames, elapsed: r.elapsed, maxFramesHeld: 0 };
+}
+
+const fast = (r: Run): ViewerResult[] => r.viewers.filter((v) => !v.slow);
+const fpsMedian = (r: Run): number => median(fast(r).map((v) => v.fps));
+const latMedian = (r: Run): number => median(fast(r).map((v) => v.latency_ms_p50));
+
+log('recording frames from the real pipeline…');
+const rec = await record();
+log(`recorded anim ${rec.anim.length} frames, simple ${rec.simple.length}`);
+const relay = await Relay.start();
+const result: Record<string, unknown> = {};
+try {
+  const viewersOut: Record<string, { fps_median: number; latency_ms_p50: number }> = {};
+  const runs: Record<string, Run> = {};
+  for (const n of [1, 10, 100, 200]) {
+    log(`anim → ${n} viewers…`);
+    runs[n] = await forgeRun(relay, rec.anim, n, 0);
+    viewersOut[n] = { fps_median: round(fpsMedian(runs[n]!), 2), latency_ms_p50: round(latMedian(runs[n]!), 2) };
+    log(`  ${JSON.stringify(viewersOut[n])}`);
+  }
+  log('anim → 200 viewers, 20 of them slow…');
+  const slowRun = await forgeRun(relay, rec.anim, 200, 20);
+  log('simple → 1 viewer…');
+  const simple1 = await forgeRun(relay, rec.simple, 1, 0);
+  log('simple → 1000 viewers…');
+  const simple1000 = await forgeRun(relay, rec.simple, 1000, 0);
+  const rss = process.memoryUsage().rss / 1024 / 1024;
+  log('anim → 200 viewers through a plain ws relay…');
+  const ws200 = await wsRun(rec.anim, 200);
+  const r200 = runs[200]!;
+  Object.assign(result, {
+    viewers: viewersOut,
+    simple_1000: { fps_median: round(fpsMedian(simple1000), 2), single_fps_median: round(fpsMedian(simple1), 2) },
+    relay_cpu_pct_200: round((r200.relayCpuMs / (r200.elapsed * 1000)) * 100, 1),
+    slow_viewers_fps_change_pct: round(((fpsMedian(slowRun) - fpsMedian(r200)) / fpsMedian(r200)) * 100, 1),
+    slow_viewer_max_frames_held: slowRun.maxFramesHeld,
+    relay_cpu_ms_per_viewer_frame: round(r200.relayCpuMs / Math.max(1, r200.viewerFrames), 4),
+    ws_relay_cpu_ms_per_viewer_frame: round(ws200.relayCpuMs / Math.max(1, ws200.viewerFrames), 4),
+    server_rss_mb: round(rss, 1),
+    ws_relay_fps_median_200: round(fpsMedian(ws200), 2),
+    simple_1000_relay_cpu_ms_per_viewer_frame: round(simple1000.relayCpuMs / Math.max(1, simple1000.viewerFrames), 4),
+  });
+} finally {
+  await relay.stop();
+}
+saveRun('fanout', result);
+console.log(JSON.stringify(result));
+process.exit(0);

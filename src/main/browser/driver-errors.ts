@@ -1,0 +1,33 @@
+/**
+ * Driver errors in forge's words. Playwright's messages carry call logs and internal names;
+ * an agent reads one sentence saying what happened and what to do.
+ */
+import { ForgeError, isForgeError } from '../../shared/errors.js';
+import type { Tab } from './tabs.js';
+
+export function inForgeWords(e: unknown, tab: Tab, what: string): ForgeError {
+  if (isForgeError(e)) return e;
+  const raw = (e as Error)?.message ?? String(e);
+  const first = raw.split('\n')[0].replace(/^\w+(\.\w+)?: /, '').replace(/^Error: /, '');
+  const name = `tab ${tab.number} (${tab.pageId})`;
+  if (/strict mode violation/.test(raw)) {
+    const n = /resolved to (\d+) elements/.exec(raw)?.[1] ?? 'several';
+    return new ForgeError('selector_ambiguous', `the selector matches ${n} elements on ${name}; name one element: use a ref from a fresh browser_snapshot, or scope the selector (for example to its row)`);
+  }
+  if (/Target page, context or browser has been closed|Target closed|has been closed/.test(raw)) {
+    if (tab.crashed) return new ForgeError('page_crashed', `the page in ${name} crashed while ${what}; the next call reloads it`);
+    return new ForgeError('tab_not_open', `${name} was closed while ${what}`);
+  }
+  if (/Execution context was destroyed|navigation/i.test(raw) && /context|destroyed/.test(raw)) {
+    return new ForgeError('page_crashed', `the page in ${name} navigated away while ${what}; take a fresh browser_snapshot and try again`);
+  }
+  if ((e as Error)?.name === 'TimeoutError' || /Timeout \d+ms exceeded/.test(raw)) {
+    const ms = /Timeout (\d+)ms/.exec(raw)?.[1];
+    return new ForgeError('timeout', `the page in ${name} did not finish ${what} within ${ms ? Number(ms) / 1000 : '?'} s; it may still be busy — take a browser_snapshot to see where it is`);
+  }
+  if (/net::ERR_/.test(raw)) {
+    const code = /net::ERR_[A-Z_]+/.exec(raw)?.[0];
+    return new ForgeError('bad_request', `${name} could not load the address (${code}); the tab shows the browser's error page`);
+  }
+  return new ForgeError('bad_request', `${what} on ${name} failed: ${first}`);
+}

@@ -1,0 +1,118 @@
+/**
+ * The driver: one playwright-core `connectOverCDP` connection per host. It attaches within a
+ * bound, starts every page with forge's init script, keeps pages focused, and opens each new tab
+ * in a window of its own. It answers no dialog itself: the profile holds them.
+ */
+import { chromium, type Browser, type BrowserContext, type CDPSession, type Page } from 'playwright-core';
+import { ForgeError } from '../../shared/errors.js';
+import { DRIVER_ATTACH_TIMEOUT_MS, DEFAULT_PAGE_WIDTH, DEFAULT_PAGE_HEIGHT } from '../../shared/limits.js';
+import type { BrowserHost } from '../../workers/cdp/host.js';
+import { PAGE_INIT_SCRIPT } from './init-script.js';
+
+/** Attach attempts before the host is named and ended: the first bound, then one fresh driver. */
+const ATTACH_ATTEMPTS = 2;
+
+export type NewPageListener = (page: Page, targetId: string, openerId: string | undefined) => void;
+
+export class Driver {
+  private creating = 0;
+  private arrived = new Map<string, { page: Page; openerId?: string }>();
+  private waiting = new Map<string, (p: Page) => void>();
+  private listener: NewPageListener = () => undefined;
+  private popupListener: (targetId: string, openerId: string) => void = () => undefined;
+  private sessions = new WeakMap<Page, CDPSession>();
+
+  private constructor(readonly browser: Browser, readonly context: BrowserContext, readonly cdp: CDPSession) {}
+
+  static async attach(host: BrowserHost): Promise<Driver> {
+    let last: unknown;
+    for (let i = 0; i < ATTACH_ATTEMPTS; i++) {
+      try {
+        const browser = await chromium.connectOverCDP(host.wsEndpoint, { timeout: DRIVER_ATTACH_TIMEOUT_MS });
+        const context = browser.contexts()[0];
+        if (!context) throw new Error('the browser has no default context');
+        const cdp = await browser.newBrowserCDPSession();
+        const driver = new Driver(browser, context, cdp);
+        await context.addInitScript(PAGE_INIT_SCRIPT);
+        context.on('page', (page) => driver.pageArrived(page));
+        // Popups are announced here long before the driver has prepared their page.
+        cdp.on('Target.targetCreated', (e: { targetInfo: { type: string; targetId: string; openerId?: string } }) => {
+          if (e.targetInfo.type === 'page' && e.targetInfo.openerId) driver.popupListener(e.targetInfo.targetId, e.targetInfo.openerId);
+        });
+        await cdp.send('Target.setDiscoverTargets', { discover: true });
+        return driver;
+      } catch (e) {
+        last = e;
+        if (!host.alive) break;
+      }
+    }
+    throw new ForgeError('host_not_answering', `the host is not answering: no driver could attach to ${host.profileKey} (pid ${host.pid}) within ${DRIVER_ATTACH_TIMEOUT_MS / 1000} s (${(last as Error)?.message?.split('\n')[0] ?? 'unknown'})`);
+  }
+
+  /** Pages that were there before the driver attached (the host's boot tab). */
+  async existingPages(): Promise<Array<{ page: Page; targetId: string }>> {
+    const out = [];
+    for (const page of this.context.pages()) out.push({ page, targetId: (await this.prepare(page)).targetId });
+    return out;
+  }
+
+  /** Every page the driver did not open itself: popups and pages other clients open. */
+  onForeignPage(cb: NewPageListener): void { this.listener = cb; }
+
+  /** A page target opened by another page was created; its page is prepared later. */
+  onPopupCreated(cb: (targetId: string, openerId: string) => void): void { this.popupListener = cb; }
+
+  /** Opens a tab in a window of its own and answers with it once the driver holds it. */
+  async openWindowTab(): Promise<{ page: Page; targetId: string }> {
+    this.creating++;
+    try {
+      const { targetId } = (await this.cdp.send('Target.createTarget', { url: 'about:blank', newWindow: true })) as { targetId: string };
+      const page = this.arrived.get(targetId)?.page ?? (await new Promise<Page>((resolve) => this.waiting.set(targetId, resolve)));
+      this.arrived.delete(targetId);
+      await this.placeWindow(targetId, DEFAULT_PAGE_WIDTH, DEFAULT_PAGE_HEIGHT).catch(() => undefined);
+      return { page, targetId };
+    } finally {
+      this.creating--;
+      if (this.creating === 0) this.flushArrived();
+    }
+  }
+
+  private async pageArrived(page: Page): Promise<void> {
+    let info: { targetId: string; openerId?: string };
+    try {
+      info = await this.prepare(page);
+    } catch {
+      return; // closed before it could be prepared
+    }
+    const waiter = this.waiting.get(info.targetId);
+    if (waiter) { this.waiting.delete(info.targetId); waiter(page); return; }
+    if (this.creating > 0) { this.arrived.set(info.targetId, { page, openerId: info.openerId }); return; }
+    this.listener(page, info.targetId, info.openerId);
+  }
+
+  private flushArrived(): void {
+    for (const [targetId, a] of this.arrived) this.listener(a.page, targetId, a.openerId);
+    this.arrived.clear();
+  }
+
+  /** The page's own CDP session (focus emulation lives as long as it does) and its target id. */
+  private async prepare(page: Page): Promise<{ targetId: string; openerId?: string }> {
+    const session = await this.context.newCDPSession(page);
+    this.sessions.set(page, session);
+    const { targetInfo } = (await session.send('Target.getTargetInfo')) as { targetInfo: { targetId: string; openerId?: string } };
+    await session.send('Emulation.setFocusEmulationEnabled', { enabled: true }).catch(() => undefined);
+    return { targetId: targetInfo.targetId, openerId: targetInfo.openerId };
+  }
+
+  session(page: Page): CDPSession | undefined { return this.sessions.get(page); }
+
+  /** Sizes the target's window so its page viewport is w×h (the window chrome added on top). */
+  async placeWindow(targetId: string, w: number, h: number, left = 0, top = 0): Promise<void> {
+    const { windowId } = (await this.cdp.send('Browser.getWindowForTarget', { targetId })) as { windowId: number };
+    await this.cdp.send('Browser.setWindowBounds', { windowId, bounds: { left, top, width: w, height: h, windowState: 'normal' } });
+  }
+
+  async close(): Promise<void> {
+    await this.browser.close().catch(() => undefined);
+  }
+}

@@ -1,0 +1,93 @@
+/**
+ * A controller's gestures as trusted CDP input: a click is a full pointer sequence, a wheel a pixel
+ * delta, printable text is inserted as text, the specials are key events with their key codes.
+ * Points arrive in the viewer's surface coordinates and are scaled into the page's viewport.
+ */
+import type { CDPSession } from 'playwright-core';
+import type { InputEvent } from '../../shared/protocol.js';
+import { ForgeError } from '../../shared/errors.js';
+
+/** Longest text one input message may insert, characters: a paste, not a file. */
+export const INPUT_TEXT_MAX_CHARS = 100_000;
+
+interface KeyDef { code: string; keyCode: number; text?: string }
+
+/** Named keys and their Windows virtual key codes, as Chromium's input expects them. */
+const SPECIAL_KEYS: Record<string, KeyDef> = {
+  Enter: { code: 'Enter', keyCode: 13, text: '\r' },
+  Tab: { code: 'Tab', keyCode: 9 },
+  Backspace: { code: 'Backspace', keyCode: 8 },
+  Escape: { code: 'Escape', keyCode: 27 },
+  Delete: { code: 'Delete', keyCode: 46 },
+  ArrowLeft: { code: 'ArrowLeft', keyCode: 37 },
+  ArrowUp: { code: 'ArrowUp', keyCode: 38 },
+  ArrowRight: { code: 'ArrowRight', keyCode: 39 },
+  ArrowDown: { code: 'ArrowDown', keyCode: 40 },
+  Home: { code: 'Home', keyCode: 36 },
+  End: { code: 'End', keyCode: 35 },
+  PageUp: { code: 'PageUp', keyCode: 33 },
+  PageDown: { code: 'PageDown', keyCode: 34 },
+  ' ': { code: 'Space', keyCode: 32, text: ' ' },
+  Shift: { code: 'ShiftLeft', keyCode: 16 },
+  Control: { code: 'ControlLeft', keyCode: 17 },
+  Alt: { code: 'AltLeft', keyCode: 18 },
+  Meta: { code: 'MetaLeft', keyCode: 91 },
+};
+
+function keyDef(key: string, code?: string): KeyDef | undefined {
+  const special = SPECIAL_KEYS[key];
+  if (special) return special;
+  if (/^F([1-9]|1[0-2])$/.test(key)) return { code: key, keyCode: 111 + Number(key.slice(1)) };
+  if (key.length === 1) {
+    const upper = key.toUpperCase();
+    if (/[A-Z]/.test(upper)) return { code: code ?? `Key${upper}`, keyCode: upper.charCodeAt(0), text: key };
+    if (/[0-9]/.test(key)) return { code: code ?? `Digit${key}`, keyCode: key.charCodeAt(0), text: key };
+    return { code: code ?? '', keyCode: 0, text: key };
+  }
+  return undefined;
+}
+
+export interface Scale { sx: number; sy: number; maxX: number; maxY: number }
+
+export async function dispatchInput(session: CDPSession, ev: InputEvent, scale: Scale): Promise<void> {
+  const px = (x: number): number => clamp(x * scale.sx, 0, scale.maxX - 1);
+  const py = (y: number): number => clamp(y * scale.sy, 0, scale.maxY - 1);
+  switch (ev.type) {
+    case 'mouse': {
+      const type = ev.action === 'down' ? 'mousePressed' : ev.action === 'up' ? 'mouseReleased' : 'mouseMoved';
+      await session.send('Input.dispatchMouseEvent', {
+        type, x: px(ev.x), y: py(ev.y),
+        button: ev.button ?? (ev.action === 'move' ? 'none' : 'left'),
+        buttons: ev.buttons ?? 0,
+        clickCount: ev.action === 'move' ? 0 : (ev.clickCount ?? 1),
+        modifiers: ev.modifiers ?? 0,
+      });
+      return;
+    }
+    case 'wheel':
+      await session.send('Input.dispatchMouseEvent', { type: 'mouseWheel', x: px(ev.x), y: py(ev.y), deltaX: ev.dx, deltaY: ev.dy, modifiers: ev.modifiers ?? 0 });
+      return;
+    case 'key': {
+      const def = keyDef(ev.key, ev.code);
+      if (!def) throw new ForgeError('bad_request', `the key "${ev.key}" is not one forge can press`);
+      const modifiers = ev.modifiers ?? 0;
+      // With Ctrl, Alt or Meta held a letter is a chord, not text.
+      const text = modifiers & (1 | 2 | 4) ? undefined : def.text;
+      await session.send('Input.dispatchKeyEvent', {
+        type: ev.action === 'down' ? (text ? 'keyDown' : 'rawKeyDown') : 'keyUp',
+        key: ev.key, code: def.code, windowsVirtualKeyCode: def.keyCode, nativeVirtualKeyCode: def.keyCode,
+        modifiers, ...(ev.action === 'down' && text ? { text, unmodifiedText: text } : {}),
+      });
+      return;
+    }
+    case 'text':
+      if (ev.text.length > INPUT_TEXT_MAX_CHARS) throw new ForgeError('bad_request', `a text input is limited to ${INPUT_TEXT_MAX_CHARS} characters; nothing was typed`);
+      await session.send('Input.insertText', { text: ev.text });
+      return;
+  }
+  throw new ForgeError('bad_request', `an input event's type must be mouse, wheel, key or text`);
+}
+
+function clamp(v: number, lo: number, hi: number): number {
+  return Number.isFinite(v) ? Math.min(hi, Math.max(lo, v)) : lo;
+}

@@ -1,0 +1,346 @@
+/**
+ * One org profile's browser: its host (started on first real need), its driver, its tabs and
+ * their owners. Every page call runs through `call`, which logs it and answers a host's death
+ * in forge's words; the next call after a death starts a fresh host on the same profile.
+ */
+import type { Page } from 'playwright-core';
+import { BrowserHost, type HostExit } from '../../workers/cdp/host.js';
+import { ForgeError, isForgeError } from '../../shared/errors.js';
+import { NAVIGATION_TIMEOUT_MS, POPUPS_PER_PAGE_MAX } from '../../shared/limits.js';
+import { Driver } from './driver.js';
+import { TabRegistry, dialogRefusal, type DialogKind, type Tab } from './tabs.js';
+import { log } from '../logging.js';
+
+/** Grace after an action for the browser to announce a popup the action opened, ms. */
+const POPUP_SETTLE_MS = 40;
+/** How long an orderly Browser.close may take before the host's processes are signalled, ms. */
+const BROWSER_CLOSE_WAIT_MS = 2_000;
+/** After a page closes under a call, how long to wait for its host's exit to be reported, ms. */
+const HOST_DEATH_GRACE_MS = 2_000;
+/** Longest wait for an announced popup to become a tab, ms; past it the call answers without it. */
+const POPUP_REGISTER_MAX_MS = 5_000;
+
+export interface ProfileEvents {
+  /** The tab list or a tab's state changed (for viewers' pushes). */
+  changed(profile: ProfileBrowser): void;
+  /** The host died or ended: viewers of its tabs get the sentence. */
+  hostEnded(profile: ProfileBrowser, sentence: string): void;
+}
+
+export interface CallOptions {
+  /** Calls that may run while the tab's dialog is held (answering it, listing, closing). */
+  allowDialog?: boolean;
+}
+
+export class ProfileBrowser {
+  host?: BrowserHost;
+  driver?: Driver;
+  readonly tabs = new TabRegistry();
+  lastActivity = Date.now();
+  /** Viewers attached to this profile's tabs; the idle close skips a profile someone watches. */
+  viewers = 0;
+  /** Page calls running now; the idle clock never closes a host under a call. */
+  inFlight = 0;
+  private starting?: Promise<void>;
+  /** Seats whose tabs died with a host and who have not yet been told. */
+  private deathNotices = new Map<string, string>();
+  private liveSeats = new Set<string>();
+  /** Crashed pages being replaced: their close is not the tab's. */
+  private rebuilding = new WeakSet<Page>();
+  /** Seats that had a tab on the current host: its death is news to each of them. */
+  private hostSeats = new Set<string>();
+  /** Popups announced by the browser and not yet registered as tabs, by target id. */
+  private pendingPopups = new Map<string, { opener: string; registered: Promise<void>; done: () => void }>();
+
+  constructor(readonly key: string, readonly dir: string, private readonly events: ProfileEvents) {}
+
+  get cacheRoot(): string { return this.dir; }
+  /** Whether the idle clock may close this profile's host now. */
+  idleFor(ms: number): boolean {
+    if (!this.host || this.starting || this.inFlight > 0 || this.viewers > 0) return false;
+    if (this.tabs.all().some((t) => t.heldBy)) return false;
+    return Date.now() - this.lastActivity >= ms;
+  }
+
+  get hostState(): 'connected' | 'idle' | 'none' {
+    if (!this.host?.alive) return 'none';
+    return this.driver ? 'connected' : 'idle';
+  }
+
+  seatActive(seat: string, active: boolean): void {
+    if (active) this.liveSeats.add(seat); else this.liveSeats.delete(seat);
+    this.events.changed(this);
+  }
+  seatInUse = (seat: string): boolean => this.liveSeats.has(seat);
+
+  /** Starts the host and its driver when none runs; concurrent callers share one start. */
+  async ensure(): Promise<{ host: BrowserHost; driver: Driver }> {
+    if (this.host?.alive && this.driver) return { host: this.host, driver: this.driver };
+    if (!this.starting) {
+      this.starting = this.start().finally(() => { this.starting = undefined; });
+    }
+    await this.starting;
+    if (!this.host?.alive || !this.driver) {
+      throw new ForgeError('host_exited', this.host?.dead?.sentence ?? `the browser host for ${this.key} did not stay up; the next call brings it back`);
+    }
+    return { host: this.host, driver: this.driver };
+  }
+
+  private async start(): Promise<void> {
+    const host = new BrowserHost({ profileKey: this.key, profileDir: this.dir });
+    const t0 = Date.now();
+    await host.start();
+    this.host = host;
+    this.hostSeats.clear();
+    host.onExit((e) => this.hostExited(host, e));
+    let driver: Driver;
+    try {
+      driver = await Driver.attach(host);
+    } catch (e) {
+      await host.stop();
+      throw e;
+    }
+    if (!host.alive) { await driver.close(); return; }
+    this.driver = driver;
+    driver.onForeignPage((page, targetId, openerId) => this.foreignPage(page, targetId, openerId));
+    driver.onPopupCreated((targetId, openerId) => this.popupCreated(targetId, openerId));
+    for (const { page, targetId } of await driver.existingPages()) {
+      if (!this.tabs.byTarget(targetId)) this.wire(this.tabs.add({ page, targetId, owner: null, title: '' }));
+    }
+    log.info({ profile: this.key, hostPid: host.pid, port: host.cdpPort, display: host.display, cacheRoot: this.cacheRoot, ms: Date.now() - t0 }, 'browser host started');
+    this.events.changed(this);
+  }
+
+  private hostExited(host: BrowserHost, e: HostExit): void {
+    if (this.host !== host) return;
+    // Pages may report closed before the process is reaped, so the tab list may be empty already.
+    for (const seat of this.hostSeats) this.deathNotices.set(seat, e.sentence);
+    this.hostSeats.clear();
+    this.tabs.clear();
+    const driver = this.driver;
+    this.driver = undefined;
+    this.host = undefined;
+    void driver?.close();
+    log.warn({ profile: this.key, hostPid: e.pid, signal: e.signal, code: e.code }, 'browser host exited');
+    this.events.hostEnded(this, e.sentence);
+    this.events.changed(this);
+  }
+
+  /** Ends the host on purpose (idle close, browser_end_host, stop). Tabs end with it; logins stay. */
+  async end(reason: string): Promise<void> {
+    const host = this.host;
+    if (!host) return;
+    this.host = undefined;
+    const driver = this.driver;
+    this.driver = undefined;
+    this.tabs.clear();
+    // Browser.close is Chromium's own orderly exit: the profile's cookies reach the disk.
+    if (driver) {
+      await Promise.race([driver.cdp.send('Browser.close').catch(() => undefined), new Promise((r) => setTimeout(r, BROWSER_CLOSE_WAIT_MS))]);
+      await Promise.race([host.exited, new Promise((r) => setTimeout(r, BROWSER_CLOSE_WAIT_MS))]);
+      await driver.close();
+    }
+    await host.stop();
+    log.info({ profile: this.key, hostPid: host.pid, reason }, 'browser host ended');
+    this.events.hostEnded(this, `the browser host was closed (${reason}); the next call brings it back`);
+    this.events.changed(this);
+  }
+
+  /** A sentence for the seat's next call when its tabs died with a host since its last call. */
+  takeDeathNotice(seat: string): string | undefined {
+    const n = this.deathNotices.get(seat);
+    this.deathNotices.delete(seat);
+    return n;
+  }
+
+  /**
+   * Runs one page call: the host up, the seat's tab resolved (held dialogs refuse before the
+   * driver is touched), the work raced against the host's death and a dialog opening.
+   */
+  async call<T>(seat: string, tool: string, work: (tab: Tab, driver: Driver) => Promise<T>, opts: CallOptions & { tab?: Tab } = {}): Promise<{ value?: T; dialogOpened?: Tab; notice?: string; tab: Tab }> {
+    const t0 = Date.now();
+    this.lastActivity = t0;
+    this.inFlight++;
+    let outcome = 'ok';
+    let hostPid = this.host?.pid ?? 0;
+    let port = this.host?.cdpPort ?? 0;
+    try {
+      const notice = this.takeDeathNotice(seat);
+      const { host, driver } = await this.ensure();
+      hostPid = host.pid;
+      port = host.cdpPort;
+      const tab = opts.tab ?? (await this.tabFor(seat, driver));
+      if (tab.dialog && !opts.allowDialog) throw new ForgeError('dialog_waiting', dialogRefusal(tab));
+      tab.lastUsed = Date.now();
+      const death = host.exited.then((e) => { throw new ForgeError('host_exited', e.sentence); });
+      let dialogWaiter: (() => void) | undefined;
+      const dialog = new Promise<'dialog'>((resolve) => { dialogWaiter = () => resolve('dialog'); });
+      if (!opts.allowDialog) tab.dialogWaiters.add(dialogWaiter!);
+      const job = work(tab, driver).catch(async (e: unknown) => {
+        // The driver may see its pages close before the process is reaped: a closed page is the
+        // host's death when the host exits within the grace.
+        if (!isForgeError(e) || e.kind === 'tab_not_open' || e.kind === 'page_crashed') {
+          await Promise.race([host.exited, new Promise((r) => setTimeout(r, HOST_DEATH_GRACE_MS))]);
+          if (host.dead) throw new ForgeError('host_exited', host.dead.sentence);
+        }
+        throw e;
+      });
+      job.catch(() => undefined); // a job a dialog or a death overtook must not become unhandled
+      death.catch(() => undefined);
+      try {
+        const first = await Promise.race([job.then((value) => ({ value })), dialog, death]);
+        if (first === 'dialog') { outcome = 'dialog'; return { dialogOpened: tab, tab, notice }; }
+        return { value: first.value, tab, notice };
+      } finally {
+        tab.dialogWaiters.delete(dialogWaiter!);
+      }
+    } catch (e) {
+      outcome = isForgeError(e) ? e.kind : 'error';
+      if (isForgeError(e, 'host_exited')) this.deathNotices.delete(seat);
+      throw e;
+    } finally {
+      this.inFlight--;
+      this.lastActivity = Date.now();
+      log.info({ seat, tool, profile: this.key, hostPid, port, cacheRoot: this.cacheRoot, ms: Date.now() - t0, outcome }, 'page call');
+    }
+  }
+
+  /** The seat's current tab: its own, else the adopted boot tab, else a new window. */
+  async tabFor(seat: string, driver: Driver): Promise<Tab> {
+    const cur = this.tabs.currentOf(seat);
+    if (cur) return cur;
+    const own = this.tabs.ownedBy(seat)[0];
+    if (own) { this.tabs.setCurrent(seat, own); return own; }
+    const boot = this.tabs.bootTab();
+    if (boot) {
+      boot.owner = seat;
+      this.hostSeats.add(seat);
+      this.tabs.setCurrent(seat, boot);
+      this.events.changed(this);
+      return boot;
+    }
+    return this.openTab(seat, driver);
+  }
+
+  async openTab(seat: string, driver: Driver): Promise<Tab> {
+    const { page, targetId } = await driver.openWindowTab();
+    const tab = this.tabs.byTarget(targetId) ?? this.wire(this.tabs.add({ page, targetId, owner: seat, title: '' }));
+    tab.owner = seat;
+    this.hostSeats.add(seat);
+    this.tabs.setCurrent(seat, tab);
+    this.events.changed(this);
+    return tab;
+  }
+
+  /**
+   * Replaces a crashed page with a fresh window at the same address, keeping the tab's number,
+   * page id and owner: the driver never recovers a page whose renderer died.
+   */
+  async rebuildTab(tab: Tab, url: string): Promise<void> {
+    const { driver } = await this.ensure();
+    const old = tab.page;
+    this.rebuilding.add(old);
+    const { page, targetId } = await driver.openWindowTab();
+    tab.page = page;
+    tab.targetId = targetId;
+    tab.crashed = false;
+    tab.dialog = undefined;
+    tab.fileChooser = undefined;
+    this.wire(tab);
+    old.removeAllListeners();
+    await old.close().catch(() => undefined);
+    if (url && url !== 'about:blank') await page.goto(url, { timeout: NAVIGATION_TIMEOUT_MS }).catch(() => undefined);
+    this.events.changed(this);
+  }
+
+  async closeTab(tab: Tab): Promise<void> {
+    if (this.tabs.size === 1) {
+      // The host's last window: blanked and handed back as its boot tab, since closing it would end Chromium.
+      const held = tab.dialog;
+      this.tabs.release(tab);
+      if (held) await held.dialog.dismiss().catch(() => undefined);
+      await tab.page.goto('about:blank', { timeout: NAVIGATION_TIMEOUT_MS }).catch(() => undefined);
+      tab.title = '';
+      this.events.changed(this);
+      return;
+    }
+    // A held dialog goes with its tab; beforeunload is not run again.
+    await tab.page.close({ runBeforeUnload: false }).catch(() => undefined);
+    this.tabs.remove(tab.pageId);
+    this.events.changed(this);
+  }
+
+  private popupCreated(targetId: string, openerId: string): void {
+    const opener = this.tabs.byTarget(openerId);
+    if (!opener || this.tabs.byTarget(targetId)) return;
+    let done!: () => void;
+    const registered = new Promise<void>((r) => { done = r; });
+    const timer = setTimeout(() => this.pendingPopups.delete(targetId), POPUP_REGISTER_MAX_MS);
+    this.pendingPopups.set(targetId, { opener: opener.pageId, registered, done: () => { clearTimeout(timer); done(); } });
+  }
+
+  /**
+   * Waits until every popup the tab opened during a call is a registered tab, so the call's answer
+   * (and the next call) already knows it; bounded by POPUP_REGISTER_MAX_MS.
+   */
+  async settlePopups(tab: Tab): Promise<void> {
+    await new Promise((r) => setTimeout(r, POPUP_SETTLE_MS));
+    const waits = [...this.pendingPopups.values()].filter((p) => p.opener === tab.pageId).map((p) => p.registered);
+    if (waits.length) await Promise.race([Promise.all(waits), new Promise((r) => setTimeout(r, POPUP_REGISTER_MAX_MS))]);
+  }
+
+  private async foreignPage(page: Page, targetId: string, openerId: string | undefined): Promise<void> {
+    const pending = this.pendingPopups.get(targetId);
+    this.pendingPopups.delete(targetId);
+    try {
+      await this.registerForeign(page, targetId, openerId);
+    } finally {
+      pending?.done();
+    }
+  }
+
+  private async registerForeign(page: Page, targetId: string, openerId: string | undefined): Promise<void> {
+    if (this.tabs.byTarget(targetId)) return;
+    const opener = openerId ? this.tabs.byTarget(openerId) : undefined;
+    if (opener && opener.popups.size >= POPUPS_PER_PAGE_MAX) {
+      opener.notices.push(`tab ${opener.number} (${opener.pageId}) already holds ${POPUPS_PER_PAGE_MAX} popups; another window.open was refused and its window closed`);
+      await page.close().catch(() => undefined);
+      return;
+    }
+    const owner = opener?.owner ?? null;
+    const tab = this.wire(this.tabs.add({ page, targetId, owner, title: '', ...(opener ? { openerPageId: opener.pageId } : {}) }));
+    if (opener) {
+      opener.popups.add(tab.pageId);
+      if (owner) {
+        this.tabs.setCurrent(owner, tab);
+        opener.notices.push(`tab ${opener.number} opened a popup: tab ${tab.number} (${tab.pageId}), now your current tab`);
+      }
+    }
+    this.events.changed(this);
+  }
+
+  private wire(tab: Tab): Tab {
+    const page = tab.page;
+    page.on('dialog', (dialog) => {
+      tab.dialog = { kind: dialog.type() as DialogKind, message: dialog.message(), defaultValue: dialog.defaultValue(), dialog };
+      for (const w of tab.dialogWaiters) w();
+      this.events.changed(this);
+    });
+    page.on('filechooser', (chooser) => { tab.fileChooser = chooser; });
+    page.on('crash', () => { tab.crashed = true; this.events.changed(this); });
+    page.on('close', () => {
+      if (this.rebuilding.has(page) || tab.page !== page || !this.tabs.get(tab.pageId)) return;
+      const opener = tab.openerPageId ? this.tabs.get(tab.openerPageId) : undefined;
+      this.tabs.remove(tab.pageId);
+      if (opener && tab.owner) opener.notices.push(`the popup in tab ${tab.number} closed; tab ${opener.number} is your current tab again`);
+      this.events.changed(this);
+    });
+    const refreshTitle = (): void => {
+      page.title().then((t) => { if (t !== tab.title) { tab.title = t; this.events.changed(this); } }, () => undefined);
+    };
+    page.on('load', refreshTitle);
+    page.on('domcontentloaded', refreshTitle);
+    page.on('framenavigated', (frame) => { if (frame === page.mainFrame()) { tab.crashed = false; refreshTitle(); } });
+    return tab;
+  }
+}

@@ -1,0 +1,303 @@
+/**
+ * The agent's browser tools over MCP. Names and arguments follow Playwright MCP where the spec is
+ * silent; every call drives only the calling seat's own tabs.
+ */
+import { z } from 'zod';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { ForgeError, isForgeError } from '../../shared/errors.js';
+import { EVALUATE_RESULT_MAX_CHARS, NAVIGATION_TIMEOUT_MS, PAGE_ACTION_TIMEOUT_MS, SNAPSHOT_MAX_CHARS } from '../../shared/limits.js';
+import type { SessionContext, ToolAnswer } from '../mcp/context.js';
+import { isLead } from '../seat.js';
+import { inForgeWords } from './driver-errors.js';
+import { locate } from './locate.js';
+import type { ProfileBrowser } from './profile.js';
+import type { Tab } from './tabs.js';
+
+export interface ToolHost { profile(key: string): ProfileBrowser }
+
+type Handler = (args: Record<string, unknown>, ctx: SessionContext, p: ProfileBrowser) => Promise<ToolAnswer>;
+
+interface ToolDef { name: string; description: string; schema: z.ZodObject<z.ZodRawShape>; run: Handler }
+
+const ref = z.string().describe('The element: a ref from browser_snapshot (e5), or a unique role selector such as role=button[name="Save"]');
+const element = z.string().optional().describe('Human-readable description of the element, for the log');
+
+async function snapshotOf(tab: Tab, target?: string): Promise<string> {
+  const text = target ? await (await locate(tab, target)).ariaSnapshot({ mode: 'ai' }) : await tab.page.ariaSnapshot({ mode: 'ai' });
+  return text.length > SNAPSHOT_MAX_CHARS ? `${text.slice(0, SNAPSHOT_MAX_CHARS)}\n# … cut at ${SNAPSHOT_MAX_CHARS} characters` : text;
+}
+
+function header(tab: Tab): string {
+  let url = '';
+  try { url = tab.page.url(); } catch { /* closed */ }
+  return `- Page: tab ${tab.number} (${tab.pageId}) · ${tab.title || '(no title)'} · ${url}`;
+}
+
+async function pageState(tab: Tab, withSnapshot = true): Promise<string> {
+  tab.title = await tab.page.title().catch(() => tab.title);
+  const lines = ['### Page state', header(tab)];
+  if (withSnapshot) lines.push('- Page snapshot:', '```yaml', await snapshotOf(tab), '```');
+  return lines.join('\n');
+}
+
+/** Tools that may run on a page forge just reloaded; others hold refs the crash took away. */
+const RUNS_AFTER_REBUILD = new Set(['browser_navigate', 'browser_snapshot', 'browser_tabs', 'browser_navigate_back']);
+
+/** Reloads a page whose renderer died, and says so; refs-holding calls are refused after it. */
+async function rebuild(tab: Tab, tool: string, p: ProfileBrowser): Promise<string> {
+  const url = tab.page.url();
+  await p.rebuildTab(tab, url);
+  tab.crashed = false;
+  const said = `the page in tab ${tab.number} (${tab.pageId}) had crashed; forge reloaded it (${url})`;
+  if (!RUNS_AFTER_REBUILD.has(tool)) throw new ForgeError('page_crashed', `${said}; its earlier refs are gone — take a fresh browser_snapshot, then try again`);
+  return said;
+}
+
+/** Runs a call on the seat's current tab and writes the common parts of its answer. */
+async function onTab(p: ProfileBrowser, ctx: SessionContext, tool: string, what: string, work: (tab: Tab) => Promise<string>, opts: { allowDialog?: boolean } = {}): Promise<ToolAnswer> {
+  const r = await p.call(ctx.seat.key, tool, async (tab) => {
+    let rebuilt = tab.crashed ? await rebuild(tab, tool, p) : '';
+    let text: string;
+    try {
+      text = await work(tab);
+    } catch (e) {
+      if (!/Target crashed/.test((e as Error)?.message ?? '')) throw inForgeWords(e, tab, what);
+      // The driver saw the renderer die before its crash event: rebuild now, then once more.
+      tab.crashed = true;
+      rebuilt = await rebuild(tab, tool, p);
+      try { text = await work(tab); } catch (e2) { throw inForgeWords(e2, tab, what); }
+    }
+    await p.settlePopups(tab);
+    return rebuilt ? `Note: ${rebuilt}.\n${text}` : text;
+  }, opts);
+  const notes: string[] = [];
+  if (r.notice) notes.push(`Note: ${r.notice.replace(/the next call brings it back$/, 'this call brought it back on a fresh host; your earlier tabs are gone')}.`);
+  notes.push(...r.tab.notices.splice(0).map((n) => `Note: ${n}.`));
+  if (r.dialogOpened) {
+    const d = r.dialogOpened.dialog!;
+    notes.push(`tab ${r.tab.number} (${r.tab.pageId}) opened a ${d.kind} dialog: ${JSON.stringify(d.message)}. It holds the tab until browser_handle_dialog answers it.`);
+    return { text: [...notes, header(r.tab)].join('\n') };
+  }
+  return { text: [...notes, r.value as string].join('\n') };
+}
+
+function looksLikeFunction(src: string): boolean {
+  return /^\s*(async\s+)?(function\b|\([^)]*\)\s*=>|[A-Za-z_$][\w$]*\s*=>)/.test(src);
+}
+
+const TOOLS: ToolDef[] = [
+  {
+    name: 'browser_navigate',
+    description: 'Navigate your current tab to a URL (your first page call opens your tab).',
+    schema: z.object({ url: z.string().describe('The URL to open') }).strict(),
+    run: (a, ctx, p) => onTab(p, ctx, 'browser_navigate', 'loading the address', async (tab) => {
+      await tab.page.goto(a.url as string, { waitUntil: 'load', timeout: NAVIGATION_TIMEOUT_MS });
+      return pageState(tab);
+    }),
+  },
+  {
+    name: 'browser_navigate_back',
+    description: 'Go back to the previous page in your current tab.',
+    schema: z.object({}).strict(),
+    run: (_a, ctx, p) => onTab(p, ctx, 'browser_navigate_back', 'going back', async (tab) => {
+      await tab.page.goBack({ timeout: NAVIGATION_TIMEOUT_MS });
+      return pageState(tab);
+    }),
+  },
+  {
+    name: 'browser_snapshot',
+    description: 'Capture the accessibility snapshot of your current tab; its [ref=eN] marks name elements for the other tools. Give a ref to snapshot only that subtree.',
+    schema: z.object({ ref: z.string().optional().describe('Snapshot only this element\'s subtree') }).strict(),
+    run: (a, ctx, p) => onTab(p, ctx, 'browser_snapshot', 'taking a snapshot', async (tab) => {
+      if (!a.ref) return pageState(tab);
+      return ['### Page state', header(tab), `- Snapshot of ${a.ref as string}:`, '```yaml', await snapshotOf(tab, a.ref as string), '```'].join('\n');
+    }),
+  },
+  {
+    name: 'browser_click',
+    description: 'Click an element of your current tab.',
+    schema: z.object({ element, ref, doubleClick: z.boolean().optional(), button: z.enum(['left', 'right', 'middle']).optional(), modifiers: z.array(z.enum(['Alt', 'Control', 'ControlOrMeta', 'Meta', 'Shift'])).optional() }).strict(),
+    run: (a, ctx, p) => onTab(p, ctx, 'browser_click', 'clicking', async (tab) => {
+      const loc = await locate(tab, a.ref as string);
+      const opts = { timeout: PAGE_ACTION_TIMEOUT_MS, button: a.button as 'left' | undefined, modifiers: a.modifiers as Array<'Alt'> | undefined };
+      if (a.doubleClick) await loc.dblclick(opts); else await loc.click(opts);
+      return pageState(tab);
+    }),
+  },
+  {
+    name: 'browser_type',
+    description: 'Type text into an editable element of your current tab.',
+    schema: z.object({ element, ref, text: z.string(), submit: z.boolean().optional().describe('Press Enter after'), slowly: z.boolean().optional().describe('Type one character at a time') }).strict(),
+    run: (a, ctx, p) => onTab(p, ctx, 'browser_type', 'typing', async (tab) => {
+      const loc = await locate(tab, a.ref as string);
+      if (a.slowly) await loc.pressSequentially(a.text as string, { timeout: PAGE_ACTION_TIMEOUT_MS });
+      else await loc.fill(a.text as string, { timeout: PAGE_ACTION_TIMEOUT_MS });
+      if (a.submit) await loc.press('Enter', { timeout: PAGE_ACTION_TIMEOUT_MS });
+      return pageState(tab);
+    }),
+  },
+  {
+    name: 'browser_press_key',
+    description: 'Press a key in your current tab, such as ArrowLeft, Enter, Escape or a character.',
+    schema: z.object({ key: z.string() }).strict(),
+    run: (a, ctx, p) => onTab(p, ctx, 'browser_press_key', 'pressing a key', async (tab) => {
+      await tab.page.keyboard.press(a.key as string);
+      return pageState(tab);
+    }),
+  },
+  {
+    name: 'browser_evaluate',
+    description: 'Evaluate a JavaScript function on your current tab, or on one element of it: () => { /* code */ } or (element) => { /* code */ }.',
+    schema: z.object({ function: z.string(), element, ref: z.string().optional() }).strict(),
+    run: (a, ctx, p) => onTab(p, ctx, 'browser_evaluate', 'evaluating', async (tab) => {
+      const src = a.function as string;
+      let result: unknown;
+      if (a.ref) {
+        const loc = await locate(tab, a.ref as string);
+        result = await loc.evaluate(new Function('element', `return (${src})(element)`) as (el: unknown) => unknown, undefined, { timeout: PAGE_ACTION_TIMEOUT_MS });
+      } else {
+        result = looksLikeFunction(src) ? await tab.page.evaluate(new Function(`return (${src})()`) as () => unknown) : await tab.page.evaluate(src);
+      }
+      let text = result === undefined ? 'undefined' : JSON.stringify(result, null, 2) ?? String(result);
+      if (text.length > EVALUATE_RESULT_MAX_CHARS) text = `${text.slice(0, EVALUATE_RESULT_MAX_CHARS)}… (cut at ${EVALUATE_RESULT_MAX_CHARS} characters)`;
+      return `### Result\n${text}\n${await pageState(tab, false)}`;
+    }),
+  },
+  {
+    name: 'browser_tabs',
+    description: 'List, open, select or close your tabs. list shows every tab of the profile: yours in full, other seats\' by owner only. Tabs are named by their number (index) or page id.',
+    schema: z.object({ action: z.enum(['list', 'new', 'select', 'close']), index: z.number().int().optional().describe('The tab number as the list prints it'), page_id: z.string().optional(), url: z.string().optional().describe('For new: the address to open') }).strict(),
+    run: (a, ctx, p) => tabsTool(a, ctx, p),
+  },
+  {
+    name: 'browser_handle_dialog',
+    description: 'Answer the dialog (alert, confirm, prompt, beforeunload) holding one of your tabs.',
+    schema: z.object({ accept: z.boolean(), promptText: z.string().optional() }).strict(),
+    run: async (a, ctx, p) => {
+      const seat = ctx.seat.key;
+      const cur = p.tabs.currentOf(seat);
+      const tab = cur?.dialog ? cur : p.tabs.ownedBy(seat).find((t) => t.dialog);
+      if (!tab) throw new ForgeError('no_dialog', 'no dialog is waiting on your tabs');
+      return onTab(p, ctx, 'browser_handle_dialog', 'answering its dialog', async () => {
+        const held = tab.dialog!;
+        tab.dialog = undefined;
+        try {
+          if (a.accept) await held.dialog.accept(a.promptText as string | undefined); else await held.dialog.dismiss();
+        } catch {
+          // Another client answered it first: the dialog is gone either way.
+          return `The ${held.kind} dialog on tab ${tab.number} was already answered.\n${header(tab)}`;
+        }
+        await new Promise((r) => setTimeout(r, 50));
+        return `${a.accept ? 'Accepted' : 'Dismissed'} the ${held.kind} dialog ${JSON.stringify(held.message)} on tab ${tab.number} (${tab.pageId}).\n${await pageState(tab, !tab.dialog)}`;
+      }, { allowDialog: true }).then((r) => r);
+    },
+  },
+  {
+    name: 'browser_file_upload',
+    description: 'Answer the file chooser open on your current tab with files from the server\'s disk (absolute paths); no paths cancels it.',
+    schema: z.object({ paths: z.array(z.string()).optional() }).strict(),
+    run: (a, ctx, p) => onTab(p, ctx, 'browser_file_upload', 'uploading', async (tab) => {
+      const chooser = tab.fileChooser;
+      if (!chooser) throw new ForgeError('bad_request', `no file chooser is open on tab ${tab.number} (${tab.pageId}); click the page's file input first`);
+      tab.fileChooser = undefined;
+      await chooser.setFiles((a.paths as string[] | undefined) ?? [], { timeout: PAGE_ACTION_TIMEOUT_MS });
+      return pageState(tab);
+    }),
+  },
+  {
+    name: 'browser_close',
+    description: 'Close your current tab (a dialog holding it goes with it).',
+    schema: z.object({}).strict(),
+    run: async (_a, ctx, p) => {
+      const tab = p.tabs.currentOf(ctx.seat.key) ?? p.tabs.ownedBy(ctx.seat.key)[0];
+      if (!tab) return { text: 'You have no tab open; nothing was closed.' };
+      await p.closeTab(tab);
+      return { text: `Closed tab ${tab.number} (${tab.pageId}). ${p.tabs.describeFor(ctx.seat.key)}.` };
+    },
+  },
+  {
+    name: 'browser_end_host',
+    description: 'End this profile\'s browser host, every tab on it included (cookies and logins stay). Only the project lead (the seat labelled lead) may.',
+    schema: z.object({}).strict(),
+    run: async (_a, ctx, p) => {
+      const others = [...new Set(p.tabs.all().map((t) => t.owner).filter((o): o is string => !!o && o !== ctx.seat.key))];
+      if (!isLead(ctx.seat)) {
+        const held = others.length ? `; ${others.join(', ')} ${others.length === 1 ? 'has a page' : 'have pages'} open on it` : '';
+        throw new ForgeError('not_lead', `browser_end_host is the project lead's (the seat labelled lead), not ${ctx.seat.key}'s${held}`);
+      }
+      if (!p.host) return { text: `No browser host runs for ${p.key}; nothing was ended.` };
+      const pid = p.host.pid;
+      await p.end(`ended by ${ctx.seat.key}`);
+      return { text: `Ended the browser host for ${p.key} (pid ${pid})${others.length ? `; the tabs of ${others.join(', ')} ended with it` : ''}. Cookies and logins stay; the next call starts a fresh host.` };
+    },
+  },
+];
+
+async function tabsTool(a: Record<string, unknown>, ctx: SessionContext, p: ProfileBrowser): Promise<ToolAnswer> {
+  const seat = ctx.seat.key;
+  const pick = (): { number?: number; pageId?: string } => {
+    if (a.page_id !== undefined) return { pageId: a.page_id as string };
+    if (a.index !== undefined) return { number: a.index as number };
+    throw new ForgeError('bad_request', `browser_tabs ${a.action as string} needs index (the tab number) or page_id`);
+  };
+  switch (a.action) {
+    case 'list': {
+      if (!p.host?.alive) return { text: `### Tabs\nNo browser host runs for ${p.key}; your first page call starts one.` };
+      return { text: listTabs(p, seat) };
+    }
+    case 'new':
+      return onTab(p, ctx, 'browser_tabs', 'opening a tab', async () => {
+        const { driver } = await p.ensure();
+        const tab = await p.openTab(seat, driver);
+        if (a.url) await tab.page.goto(a.url as string, { waitUntil: 'load', timeout: NAVIGATION_TIMEOUT_MS }).catch((e) => { throw inForgeWords(e, tab, 'loading the address'); });
+        return `Opened tab ${tab.number} (${tab.pageId}), now your current tab.\n${listTabs(p, seat)}`;
+      }, { allowDialog: true });
+    case 'select': {
+      await p.ensure();
+      const tab = p.tabs.resolveOwn(seat, pick());
+      p.tabs.setCurrent(seat, tab);
+      const warn = tab.dialog ? `\nNote: a ${tab.dialog.kind} dialog holds it: ${JSON.stringify(tab.dialog.message)}; answer it with browser_handle_dialog.` : '';
+      return { text: `Tab ${tab.number} (${tab.pageId}) is your current tab.${warn}\n${listTabs(p, seat)}` };
+    }
+    case 'close': {
+      await p.ensure();
+      const tab = a.index === undefined && a.page_id === undefined ? p.tabs.currentOf(seat) : p.tabs.resolveOwn(seat, pick());
+      if (!tab) return { text: 'You have no tab open; nothing was closed.' };
+      await p.closeTab(tab);
+      return { text: `Closed tab ${tab.number} (${tab.pageId}).\n${listTabs(p, seat)}` };
+    }
+  }
+  throw new ForgeError('bad_request', `browser_tabs has no action ${String(a.action)}`);
+}
+
+function listTabs(p: ProfileBrowser, seat: string): string {
+  const cur = p.tabs.currentOf(seat);
+  const lines = ['### Tabs'];
+  for (const t of p.tabs.all()) {
+    const row = p.tabs.row(t, p.seatInUse);
+    const dialog = row.dialog ? ` · ${row.dialog.kind} waiting` : '';
+    if (t.owner === seat) {
+      lines.push(`- ${t.number}:${t === cur ? ' (current)' : ''} ${row.title || row.url || 'about:blank'} · ${row.url} · page ${t.pageId} · owner ${seat} · ${row.state}${dialog}`);
+    } else {
+      lines.push(`- ${t.number}: owner ${t.owner ?? '(the host\'s boot tab, free to adopt)'} · ${row.state}${dialog}`);
+    }
+  }
+  if (lines.length === 1) lines.push('No tabs are open.');
+  return lines.join('\n');
+}
+
+export function registerBrowserTools(server: McpServer, ctx: SessionContext, host: ToolHost): void {
+  for (const def of TOOLS) {
+    server.registerTool(def.name, { description: def.description, inputSchema: def.schema }, async (args: Record<string, unknown>) => {
+      const p = host.profile(ctx.profileKey);
+      try {
+        const answer = await def.run(args, ctx, p);
+        return { content: [{ type: 'text' as const, text: answer.text }], ...(answer.structured ? { structuredContent: answer.structured } : {}) };
+      } catch (e) {
+        const text = isForgeError(e) ? e.message : `${def.name} failed: ${(e as Error).message.split('\n')[0]}`;
+        if (!isForgeError(e)) ctx.log.warn({ err: e, tool: def.name }, 'tool failed');
+        return { content: [{ type: 'text' as const, text }], isError: true };
+      }
+    });
+  }
+}

@@ -1,0 +1,322 @@
+/**
+ * Viewers of the browser surface: who watches which tab, who holds the controller role, the
+ * layout that follows the role, and the frame pipeline each watched host runs. Every rule here
+ * is the server's: a watcher's input and arrows are refused here, not just hidden by a client.
+ */
+import type { ClientMessage, InputEvent, ServerMessage } from '../../shared/protocol.js';
+import { ForgeError } from '../../shared/errors.js';
+import { DEFAULT_PAGE_HEIGHT, DEFAULT_PAGE_WIDTH } from '../../shared/limits.js';
+import { CAPTURE_MAX_HEIGHT, CAPTURE_MAX_WIDTH } from '../../workers/cdp/protocol.js';
+import { FramePipeline } from '../../workers/cdp/pipeline.js';
+import type { BrowserHost } from '../../workers/cdp/host.js';
+import type { ViewerHub, ViewerInfo } from '../viewers.js';
+import { parseSeat } from '../seat.js';
+import { log } from '../logging.js';
+import type { ProfileBrowser } from './profile.js';
+import type { Tab } from './tabs.js';
+import { dispatchInput } from './input.js';
+import { NavigationArrows } from './history.js';
+
+/** Smallest page layout a surface may ask for, CSS px: a narrow phone in portrait fits above it. */
+export const LAYOUT_MIN_WIDTH = 320;
+export const LAYOUT_MIN_HEIGHT = 240;
+
+export interface BrowserDirectory {
+  profile(key: string): ProfileBrowser;
+  /** The profile a viewer sees: its seat's (by the seat's project) or the org's own. */
+  profileKeyFor(seat?: string): string;
+}
+
+interface Watch { profile: ProfileBrowser; tab: Tab; w: number; h: number; since: number }
+interface ViewerState { info: ViewerInfo; subscribed?: string; watch?: Watch; surface: { w: number; h: number } }
+interface HostFrames { pipeline: FramePipeline; source: number }
+
+export class BrowserViewing {
+  private viewers = new Map<number, ViewerState>();
+  /** Controller viewer per tab, by page id. */
+  private controllers = new Map<string, number>();
+  /** The layout each captured tab has now, by page id. */
+  private layouts = new Map<string, { w: number; h: number }>();
+  private frames = new Map<BrowserHost, Promise<HostFrames>>();
+  private nextSource = 1;
+  /** Frame ids are unique across hosts, so one relay can serve every host's tabs. */
+  private frameIds = new WeakMap<Tab, number>();
+  private nextFrameId = 1;
+  readonly arrows: NavigationArrows;
+
+  constructor(private readonly hub: ViewerHub, private readonly dir: BrowserDirectory) {
+    this.arrows = new NavigationArrows((tab, msg) => this.sendToWatchers(tab, msg));
+  }
+
+  attach(): void {
+    const hub = this.hub;
+    hub.onOpen((info) => this.viewers.set(info.id, { info, surface: { w: DEFAULT_PAGE_WIDTH, h: DEFAULT_PAGE_HEIGHT } }));
+    hub.onClose((info) => { void this.detach(info.id).catch(() => undefined); this.viewers.delete(info.id); });
+    hub.on('tabs', (v, m) => this.subscribe(v, m as Extract<ClientMessage, { t: 'tabs' }>));
+    hub.on('attach', (v, m) => this.attachTab(v, m as Extract<ClientMessage, { t: 'attach' }>));
+    hub.on('detach', async (v) => { await this.detach(v.id); });
+    hub.on('resize', (v, m) => this.resize(v, m as Extract<ClientMessage, { t: 'resize' }>));
+    hub.on('control', (v, m) => this.control(v, m as Extract<ClientMessage, { t: 'control' }>));
+    hub.on('nav', (v, m) => this.nav(v, m as Extract<ClientMessage, { t: 'nav' }>));
+    hub.on('input', (v, m) => this.input(v, m as Extract<ClientMessage, { t: 'input' }>));
+  }
+
+  private state(v: ViewerInfo): ViewerState {
+    let s = this.viewers.get(v.id);
+    if (!s) { s = { info: v, surface: { w: DEFAULT_PAGE_WIDTH, h: DEFAULT_PAGE_HEIGHT } }; this.viewers.set(v.id, s); }
+    return s;
+  }
+
+  private profileFor(v: ViewerInfo, seat: unknown): ProfileBrowser {
+    if (seat !== undefined && typeof seat !== 'string') throw new ForgeError('bad_request', 'seat must be ORG/PROJECT/LABEL');
+    const s = seat ?? v.query.get('seat') ?? undefined;
+    if (s) {
+      const parsed = parseSeat(s);
+      if (parsed.org !== v.org) throw new ForgeError('auth', `this viewer's token is for org ${v.org}, not ${parsed.org}`);
+    }
+    return this.dir.profile(this.dir.profileKeyFor(s));
+  }
+
+  // ---- the tab list ----
+
+  private subscribe(v: ViewerInfo, m: Extract<ClientMessage, { t: 'tabs' }>): void {
+    const p = this.profileFor(v, m.seat);
+    this.state(v).subscribed = p.key;
+    this.hub.send(v.id, this.tabList(p));
+  }
+
+  tabList(p: ProfileBrowser): ServerMessage {
+    return { t: 'tabs', profile: p.key, host: p.hostState, tabs: p.host?.alive ? p.tabs.all().map((t) => p.tabs.row(t, p.seatInUse)) : [] };
+  }
+
+  /** A profile's tabs changed: its subscribers get the list, viewers of a closed tab are told. */
+  profileChanged(p: ProfileBrowser): void {
+    const subs = [...this.viewers.values()].filter((s) => s.subscribed === p.key).map((s) => s.info.id);
+    if (subs.length) this.hub.send(subs, this.tabList(p));
+    for (const s of this.viewers.values()) {
+      const w = s.watch;
+      if (w?.profile === p && !p.tabs.get(w.tab.pageId)) void this.lose(s, `tab ${w.tab.number} is not open`);
+    }
+  }
+
+  hostEnded(p: ProfileBrowser, sentence: string): void {
+    for (const s of this.viewers.values()) if (s.watch?.profile === p) void this.lose(s, sentence);
+    for (const [host, frames] of this.frames) {
+      if (host.profileKey !== p.key || host.alive) continue;
+      this.frames.delete(host);
+      void frames.then((f) => this.stopFrames(f)).catch(() => undefined);
+    }
+  }
+
+  private async lose(s: ViewerState, message: string): Promise<void> {
+    const w = s.watch;
+    if (!w) return;
+    this.hub.send(s.info.id, { t: 'gone', tab: w.tab.number, message });
+    await this.detach(s.info.id);
+  }
+
+  // ---- attach, detach, layout ----
+
+  private async attachTab(v: ViewerInfo, m: Extract<ClientMessage, { t: 'attach' }>): Promise<void> {
+    const s = this.state(v);
+    s.surface = surfaceSize(m.w, m.h);
+    const p = this.profileFor(v, m.seat);
+    s.subscribed ??= p.key;
+    if (!p.host?.alive || p.tabs.size === 0) throw new ForgeError('tab_not_open', 'the profile has no tab to show yet');
+    let tab: Tab | undefined;
+    if (m.pageId !== undefined) {
+      tab = p.tabs.get(String(m.pageId));
+      if (!tab) throw new ForgeError('tab_not_open', `the page ${String(m.pageId)} is not open in profile ${p.key}; tabs open now: ${p.tabs.all().map((t) => `tab ${t.number} (${t.pageId})`).join(', ')}`);
+    } else if (m.tab !== undefined) {
+      tab = p.tabs.byNumber(Number(m.tab));
+      if (!tab) throw new ForgeError('tab_not_open', `tab ${String(m.tab)} is not open`);
+    } else {
+      tab = p.tabs.all()[0];
+    }
+    if (s.watch?.tab === tab) { await this.relayout(tab); this.pushView(tab); return; }
+    await this.detach(v.id);
+    const host = p.host;
+    s.watch = { profile: p, tab, w: s.surface.w, h: s.surface.h, since: Date.now() };
+    p.viewers++;
+    p.lastActivity = Date.now();
+    const frames = await this.framesFor(host);
+    if (s.watch?.tab !== tab) return; // re-attached meanwhile
+    await this.relayout(tab);
+    this.hub.post({ t: 'watch', viewer: v.id, source: frames.source, tab: this.frameId(tab) });
+    this.pushView(tab);
+    await this.arrows.refresh(tab, p);
+  }
+
+  async detach(viewer: number): Promise<void> {
+    const s = this.viewers.get(viewer);
+    const w = s?.watch;
+    if (!s || !w) return;
+    s.watch = undefined;
+    w.profile.viewers = Math.max(0, w.profile.viewers - 1);
+    this.hub.post({ t: 'watch', viewer, source: 0, tab: null });
+    if (this.controllers.get(w.tab.pageId) === viewer) this.controllers.delete(w.tab.pageId);
+    if (this.watchersOf(w.tab).length === 0) {
+      this.layouts.delete(w.tab.pageId);
+      this.arrows.forget(w.tab);
+      const frames = w.profile.host ? this.frames.get(w.profile.host) : undefined;
+      if (frames) void frames.then((f) => f.pipeline.uncapture(w.tab.targetId)).catch(() => undefined);
+      return;
+    }
+    await this.relayout(w.tab).catch(() => undefined);
+    this.pushView(w.tab);
+  }
+
+  private async resize(v: ViewerInfo, m: Extract<ClientMessage, { t: 'resize' }>): Promise<void> {
+    const s = this.state(v);
+    s.surface = surfaceSize(m.w, m.h);
+    if (!s.watch) return;
+    s.watch.w = s.surface.w;
+    s.watch.h = s.surface.h;
+    await this.relayout(s.watch.tab);
+    this.pushView(s.watch.tab);
+  }
+
+  /** The page is laid out at the controller's surface, else at the longest-watching viewer's. */
+  private layoutOwner(tab: Tab): ViewerState | undefined {
+    const c = this.controllers.get(tab.pageId);
+    const watchers = this.watchersOf(tab);
+    return watchers.find((s) => s.info.id === c) ?? watchers.sort((a, b) => a.watch!.since - b.watch!.since || a.info.id - b.info.id)[0];
+  }
+
+  private async relayout(tab: Tab): Promise<void> {
+    const owner = this.layoutOwner(tab);
+    if (!owner?.watch) return;
+    const want = { w: owner.watch.w, h: owner.watch.h };
+    const now = this.layouts.get(tab.pageId);
+    if (now && now.w === want.w && now.h === want.h) return;
+    const host = owner.watch.profile.host;
+    if (!host) return;
+    const frames = await this.framesFor(host);
+    await frames.pipeline.capture(tab.targetId, this.frameId(tab), want.w, want.h);
+    this.layouts.set(tab.pageId, want);
+  }
+
+  // ---- the role ----
+
+  private async control(v: ViewerInfo, m: Extract<ClientMessage, { t: 'control' }>): Promise<void> {
+    const w = this.state(v).watch;
+    if (!w) throw new ForgeError('bad_request', 'attach to a tab before taking control');
+    if (m.take) this.controllers.set(w.tab.pageId, v.id);
+    else if (this.controllers.get(w.tab.pageId) === v.id) this.controllers.delete(w.tab.pageId);
+    await this.relayout(w.tab);
+    this.pushView(w.tab);
+  }
+
+  private controllerWatch(v: ViewerInfo, what: string): Watch {
+    const w = this.state(v).watch;
+    if (!w) throw new ForgeError('not_controller', `attach to a tab and take control before ${what}`);
+    if (this.controllers.get(w.tab.pageId) !== v.id) throw new ForgeError('not_controller', `you are watching tab ${w.tab.number}; take control before ${what}`);
+    return w;
+  }
+
+  private async input(v: ViewerInfo, m: Extract<ClientMessage, { t: 'input' }>): Promise<void> {
+    const ev = checkInput(m.ev);
+    const w = this.controllerWatch(v, 'driving the page');
+    if (w.tab.dialog) throw new ForgeError('dialog_waiting', `tab ${w.tab.number} is held by a ${w.tab.dialog.kind} dialog: ${JSON.stringify(w.tab.dialog.message)}`);
+    const session = w.profile.driver?.session(w.tab.page);
+    if (!session) throw new ForgeError('host_not_answering', 'the host is not answering');
+    const layout = this.layouts.get(w.tab.pageId) ?? { w: w.w, h: w.h };
+    w.profile.lastActivity = Date.now();
+    await dispatchInput(session, ev, { sx: layout.w / w.w, sy: layout.h / w.h, maxX: layout.w, maxY: layout.h });
+  }
+
+  private async nav(v: ViewerInfo, m: Extract<ClientMessage, { t: 'nav' }>): Promise<void> {
+    if (m.dir !== 'back' && m.dir !== 'forward') throw new ForgeError('bad_request', 'nav dir must be back or forward');
+    const w = this.controllerWatch(v, 'moving through the page\'s history');
+    await this.arrows.go(w.tab, w.profile, m.dir);
+  }
+
+  // ---- pushes ----
+
+  watchersOf(tab: Tab): ViewerState[] {
+    return [...this.viewers.values()].filter((s) => s.watch?.tab === tab);
+  }
+
+  private sendToWatchers(tab: Tab, msg: ServerMessage): void {
+    const ids = this.watchersOf(tab).map((s) => s.info.id);
+    if (ids.length) this.hub.send(ids, msg);
+  }
+
+  /** Who holds the role, pushed to every viewer of the tab, each with its own id. */
+  pushView(tab: Tab): void {
+    const layout = this.layouts.get(tab.pageId) ?? { w: DEFAULT_PAGE_WIDTH, h: DEFAULT_PAGE_HEIGHT };
+    const controller = this.controllers.get(tab.pageId) ?? null;
+    let url = '';
+    try { url = tab.page.url(); } catch { /* closed */ }
+    for (const s of this.watchersOf(tab)) {
+      this.hub.send(s.info.id, { t: 'view', tab: tab.number, pageId: tab.pageId, profile: s.watch!.profile.key, you: s.info.id, controller, width: layout.w, height: layout.h, title: tab.title, url, frame: this.frameId(tab) });
+    }
+  }
+
+  private frameId(tab: Tab): number {
+    let id = this.frameIds.get(tab);
+    if (id === undefined) { id = this.nextFrameId++; this.frameIds.set(tab, id); }
+    return id;
+  }
+
+  // ---- frame pipelines, one per watched host ----
+
+  private framesFor(host: BrowserHost): Promise<HostFrames> {
+    let f = this.frames.get(host);
+    if (!f) {
+      f = FramePipeline.start(host).then((pipeline) => {
+        const source = this.nextSource++;
+        const r = pipeline.relaySource();
+        this.hub.post({ t: 'frame_source', source, port: r.port, webpRing: r.webpRing, webpRingSlots: r.webpRingSlots, webpSlotBytes: r.webpSlotBytes }, [r.port]);
+        log.info({ profile: host.profileKey, hostPid: host.pid, source }, 'frame pipeline started');
+        return { pipeline, source };
+      });
+      f.catch(() => this.frames.delete(host));
+      this.frames.set(host, f);
+    }
+    return f;
+  }
+
+  private async stopFrames(f: HostFrames): Promise<void> {
+    this.hub.post({ t: 'frame_source_end', source: f.source });
+    await f.pipeline.stop();
+  }
+
+  async stop(): Promise<void> {
+    const all = [...this.frames.values()];
+    this.frames.clear();
+    await Promise.allSettled(all.map((f) => f.then((x) => this.stopFrames(x))));
+  }
+}
+
+function surfaceSize(w: unknown, h: unknown): { w: number; h: number } {
+  if (typeof w !== 'number' || typeof h !== 'number' || !Number.isFinite(w) || !Number.isFinite(h)) {
+    throw new ForgeError('bad_request', 'a surface size needs numbers w and h (CSS px)');
+  }
+  return {
+    w: Math.round(Math.min(CAPTURE_MAX_WIDTH, Math.max(LAYOUT_MIN_WIDTH, w))),
+    h: Math.round(Math.min(CAPTURE_MAX_HEIGHT, Math.max(LAYOUT_MIN_HEIGHT, h))),
+  };
+}
+
+/** An input message's event, checked field by field: a malformed one is refused in words. */
+export function checkInput(ev: unknown): InputEvent {
+  const bad = (why: string): ForgeError => new ForgeError('bad_request', `the input event was refused: ${why}`);
+  if (typeof ev !== 'object' || ev === null) throw bad('ev must be a map');
+  const e = ev as Record<string, unknown>;
+  const num = (k: string): void => { if (typeof e[k] !== 'number' || !Number.isFinite(e[k])) throw bad(`${k} must be a number`); };
+  switch (e.type) {
+    case 'mouse':
+      if (!['down', 'up', 'move'].includes(e.action as string)) throw bad('a mouse action is down, up or move');
+      num('x'); num('y');
+      break;
+    case 'wheel': num('x'); num('y'); num('dx'); num('dy'); break;
+    case 'key':
+      if (!['down', 'up'].includes(e.action as string)) throw bad('a key action is down or up');
+      if (typeof e.key !== 'string' || !e.key) throw bad('key must name the key');
+      break;
+    case 'text': if (typeof e.text !== 'string') throw bad('text must be a string'); break;
+    default: throw bad('type must be mouse, wheel, key or text');
+  }
+  return e as unknown as InputEvent;
+}

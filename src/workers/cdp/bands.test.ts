@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import { BAND_JOIN_GAP_ROWS, joinBands, writeDamage } from './bands.js';
+import { FRAME_MAX_BANDS } from '../../shared/ring.js';
+
+/** A BGRX source of w×h, every pixel `bgr`. */
+function bgrx(w: number, h: number, b: number, g: number, r: number): Uint8Array {
+  const px = new Uint8Array(w * h * 4);
+  for (let i = 0; i < w * h; i++) { px[i * 4] = b; px[i * 4 + 1] = g; px[i * 4 + 2] = r; }
+  return px;
+}
+
+describe('changed bands', () => {
+  it('converts BGRX to opaque RGBA and reports only the rows and columns that really changed', () => {
+    const w = 64, h = 64;
+    const dst = new Uint8Array(w * h * 4);
+    writeDamage({ px: bgrx(w, h, 10, 20, 30), stride: w, x: 0 }, { x: 0, y: 0, w, h }, dst, w);
+    expect([...dst.subarray(0, 4)]).toEqual([30, 20, 10, 255]);
+    // A coarse damage rectangle over the whole frame, but only a 5x3 box differs.
+    const src = bgrx(w, h, 10, 20, 30);
+    for (let y = 40; y < 43; y++) for (let x = 7; x < 12; x++) src[(y * w + x) * 4] = 99;
+    const bands = writeDamage({ px: src, stride: w, x: 0 }, { x: 0, y: 0, w, h }, dst, w);
+    expect(bands).toEqual([{ x: 7, y: 40, w: 5, h: 3 }]);
+    expect(writeDamage({ px: src, stride: w, x: 0 }, { x: 0, y: 0, w, h }, dst, w)).toEqual([]);
+  });
+
+  it('joins nearby bands and never carries more than the ring holds', () => {
+    expect(joinBands([{ x: 0, y: 0, w: 10, h: 10 }], [{ x: 5, y: 10 + BAND_JOIN_GAP_ROWS, w: 10, h: 2 }])).toEqual([{ x: 0, y: 0, w: 15, h: 12 + BAND_JOIN_GAP_ROWS }]);
+    const many = Array.from({ length: 20 }, (_, i) => ({ x: 0, y: i * 100, w: 10, h: 1 }));
+    expect(joinBands(many, []).length).toBe(FRAME_MAX_BANDS);
+  });
+});

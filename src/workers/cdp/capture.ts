@@ -1,0 +1,167 @@
+/**
+ * Damage capture for the watched tabs of one host. On damage inside a watched tab's viewport,
+ * at most once per CAPTURE_MIN_INTERVAL_MS, the damaged rows are read from the framebuffer into
+ * a fresh FrameRing slot that starts as a copy of the tab's previous frame; the rows that really
+ * changed become the frame's bands.
+ *
+ * Bands are relative to the last frame the encoder took (baseSeq): when the previous frame was
+ * never taken, the capture takes it back and carries its bands forward, so a patch always
+ * covers everything that changed since the frame its viewers hold. baseSeq 0 marks a keyframe.
+ */
+import { FrameRing, F_BASE_SEQ, F_H, F_SEQ, F_STATE, F_TAB, F_W, SLOT_FREE, SLOT_READY, SLOT_WRITING, type Band } from '../../shared/ring.js';
+import { capBands, joinBands, writeDamage, union } from './bands.js';
+import { CAPTURE_MIN_INTERVAL_MS, type CaptureFrame } from './protocol.js';
+import type { Framebuffer, Rect } from './framebuffer.js';
+
+/** Framebuffer bytes read per pread, whole screen rows: 2 MiB is 136 rows of a 3840 px screen. */
+const FB_CHUNK_BYTES = 2 * 1024 * 1024;
+
+/**
+ * How long a published frame may wait for the encoder before a newer capture replaces it, ms:
+ * while the encoder is busy, capturing is wasted work, but a frame nobody takes must not stall
+ * the tab's picture.
+ */
+const CAPTURE_WAIT_FOR_ENCODER_MS = 250;
+
+export interface CaptureStats { frames: number; skippedNoSlot: number; captureMs: number }
+
+export class TabCapture {
+  /** The tab's latest published slot: the reference the next frame starts from. */
+  latestSlot = -1;
+  seq = 0;
+  pending: Band | undefined;
+  lastAt = -Infinity;
+  publishedAt = -Infinity;
+  timer: NodeJS.Timeout | undefined;
+  readonly stats: CaptureStats = { frames: 0, skippedNoSlot: 0, captureMs: 0 };
+
+  constructor(readonly targetId: string, readonly tab: number, public viewport: Rect) {}
+}
+
+export class HostCapture {
+  private readonly tabs = new Map<number, TabCapture>();
+  private readonly scratch: Uint8Array;
+
+  constructor(
+    private readonly ring: FrameRing,
+    private readonly fb: Framebuffer,
+    private readonly publish: (f: CaptureFrame, tab: TabCapture) => void,
+  ) {
+    this.scratch = new Uint8Array(FB_CHUNK_BYTES);
+  }
+
+  get(tab: number): TabCapture | undefined { return this.tabs.get(tab); }
+  byTarget(targetId: string): TabCapture | undefined { return [...this.tabs.values()].find((t) => t.targetId === targetId); }
+
+  /** Starts (or restarts at a new viewport) a tab's capture; its first frame is a whole keyframe. */
+  watch(targetId: string, tab: number, viewport: Rect): TabCapture {
+    const old = this.tabs.get(tab);
+    if (old) this.unwatch(tab);
+    const t = new TabCapture(targetId, tab, viewport);
+    if (old) t.seq = old.seq; // seqs of one tab only grow, across resizes too
+    this.tabs.set(tab, t);
+    t.pending = { x: 0, y: 0, w: viewport.w, h: viewport.h };
+    this.schedule(t);
+    return t;
+  }
+
+  unwatch(tab: number): void {
+    const t = this.tabs.get(tab);
+    if (!t) return;
+    clearTimeout(t.timer);
+    this.tabs.delete(tab);
+    if (t.latestSlot >= 0) this.ring.set(t.latestSlot, F_STATE, SLOT_FREE);
+    t.latestSlot = -1;
+  }
+
+  /** A painted rectangle on the screen: queued on every watched tab it touches. */
+  damage(r: Rect): void {
+    for (const t of this.tabs.values()) {
+      const v = t.viewport;
+      const x0 = Math.max(r.x, v.x), y0 = Math.max(r.y, v.y);
+      const x1 = Math.min(r.x + r.w, v.x + v.w), y1 = Math.min(r.y + r.h, v.y + v.h);
+      if (x1 <= x0 || y1 <= y0) continue;
+      const d = { x: x0 - v.x, y: y0 - v.y, w: x1 - x0, h: y1 - y0 };
+      t.pending = t.pending ? union(t.pending, d) : d;
+      this.schedule(t);
+    }
+  }
+
+  private schedule(t: TabCapture): void {
+    if (t.timer) return;
+    const wait = Math.max(0, t.lastAt + CAPTURE_MIN_INTERVAL_MS - performance.now());
+    // setImmediate-like when due: the rest of this socket read's damage events join the same frame.
+    t.timer = setTimeout(() => { t.timer = undefined; this.capture(t); }, wait);
+  }
+
+  private capture(t: TabCapture): void {
+    if (!t.pending || this.tabs.get(t.tab) !== t) return;
+    const started = performance.now();
+    const prev = t.latestSlot;
+    // The encoder has not taken the last frame yet: capturing now would be work it drops. Keep
+    // the damage and look again next period (a frame left waiting too long is replaced anyway).
+    if (prev >= 0 && this.ring.get(prev, F_STATE) === SLOT_READY && started - t.publishedAt < CAPTURE_WAIT_FOR_ENCODER_MS) {
+      t.lastAt = started;
+      this.schedule(t);
+      return;
+    }
+    const exclude = new Set<number>();
+    for (const o of this.tabs.values()) if (o.latestSlot >= 0) exclude.add(o.latestSlot);
+    const slot = this.ring.claim(exclude);
+    if (slot < 0) {
+      // Every slot is being encoded or is some tab's reference: try again next period.
+      t.stats.skippedNoSlot++;
+      t.lastAt = started;
+      this.schedule(t);
+      return;
+    }
+    const { w, h } = t.viewport;
+    const dst = this.ring.bytes(slot, w * h * 4);
+    const d = prev >= 0 ? t.pending : { x: 0, y: 0, w, h };
+    t.pending = undefined;
+    t.lastAt = started;
+    if (prev >= 0) dst.set(this.ring.pixels(prev));
+    const v = t.viewport;
+    let bands: Band[] = [];
+    const chunk = Math.max(1, Math.floor(this.scratch.byteLength / this.fb.bytesPerLine));
+    for (let row = 0; row < d.h; row += chunk) {
+      const rows = Math.min(chunk, d.h - row);
+      this.fb.readRows(v.y + d.y + row, rows, this.scratch);
+      bands = writeDamage({ px: this.scratch, stride: this.fb.bytesPerLine >>> 2, x: v.x + d.x }, { x: d.x, y: d.y + row, w: d.w, h: rows }, dst, w, bands);
+    }
+    bands = capBands(bands);
+    if (prev < 0) bands = [{ x: 0, y: 0, w, h }];
+    if (bands.length === 0) {
+      this.ring.set(slot, F_STATE, SLOT_FREE);
+      return;
+    }
+    let baseSeq = 0;
+    if (prev >= 0) {
+      if (this.ring.cas(prev, F_STATE, SLOT_READY, SLOT_WRITING)) {
+        // The encoder never took the previous frame: this one also carries its changes.
+        bands = joinBands(this.ring.bands(prev), bands);
+        baseSeq = this.ring.get(prev, F_BASE_SEQ);
+      } else {
+        baseSeq = this.ring.get(prev, F_SEQ);
+      }
+    }
+    const seq = ++t.seq;
+    this.ring.setBands(slot, bands);
+    this.ring.set(slot, F_SEQ, seq);
+    this.ring.set(slot, F_TAB, t.tab);
+    this.ring.set(slot, F_W, w);
+    this.ring.set(slot, F_H, h);
+    this.ring.set(slot, F_BASE_SEQ, baseSeq);
+    this.ring.set(slot, F_STATE, SLOT_READY);
+    if (prev >= 0) this.ring.set(prev, F_STATE, SLOT_FREE);
+    t.latestSlot = slot;
+    t.publishedAt = performance.now();
+    t.stats.frames++;
+    t.stats.captureMs += performance.now() - started;
+    this.publish({ t: 'frame', tab: t.tab, slot, seq }, t);
+  }
+
+  stop(): void {
+    for (const tab of [...this.tabs.keys()]) this.unwatch(tab);
+  }
+}

@@ -1,0 +1,50 @@
+/**
+ * XDamage on a host's display: one event per rectangle the X server painted, at report level
+ * RawRectangles (no Subtract round trips). Damage on the root window covers every top-level
+ * window, so one subscription serves all of a host's tabs.
+ */
+import { createRequire } from 'node:module';
+import type { Rect } from './framebuffer.js';
+
+const require = createRequire(import.meta.url);
+
+interface XDisplay { screen: Array<{ root: number }>; client: XClient }
+interface XClient {
+  AllocID(): number;
+  require(ext: string, cb: (err: Error | null, ext: DamageExt) => void): void;
+  on(ev: 'event', cb: (e: { name?: string; area?: Rect }) => void): void;
+  on(ev: 'error' | 'end' | 'close', cb: (e?: Error) => void): void;
+  terminate?(): void;
+  close?(): void;
+}
+interface DamageExt { ReportLevel: { RawRectangles: number }; Create(id: number, drawable: number, level: number): void }
+const x11 = require('x11') as { createClient(opts: { display: string }, cb: (err: Error | null, d: XDisplay) => void): XClient };
+
+export class DamageWatch {
+  private constructor(private readonly client: XClient) {}
+
+  /** Subscribes to damage on display `:display`; `onDamage` gets each painted rectangle (screen px). */
+  static open(display: number, onDamage: (r: Rect) => void, onLost: (why: string) => void): Promise<DamageWatch> {
+    return new Promise((resolve, reject) => {
+      let settled = false;
+      const client = x11.createClient({ display: `:${display}` }, (err, d) => {
+        if (err) { settled = true; reject(err); return; }
+        const X = d.client;
+        X.require('damage', (e, Damage) => {
+          if (e) { settled = true; reject(e); return; }
+          const id = X.AllocID();
+          Damage.Create(id, d.screen[0]!.root, Damage.ReportLevel.RawRectangles);
+          X.on('event', (ev) => { if (ev.name === 'DamageNotify' && ev.area) onDamage(ev.area); });
+          settled = true;
+          resolve(new DamageWatch(X));
+        });
+      });
+      client.on('error', (e) => { if (!settled) { settled = true; reject(e ?? new Error('X connection failed')); } else onLost(String(e)); });
+      client.on('end', () => { if (settled) onLost('the display closed'); });
+    });
+  }
+
+  close(): void {
+    try { (this.client.terminate ?? this.client.close)?.call(this.client); } catch { /* already gone */ }
+  }
+}

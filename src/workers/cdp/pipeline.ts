@@ -1,0 +1,161 @@
+/**
+ * The frame pipeline of one browser host, as the main thread drives it: a cdp worker (damage
+ * capture into the FrameRing) and an encode worker (WebP into the WebpRing), wired by
+ * MessagePorts. `relaySource()` hands the relay what it needs to read this host's frames.
+ */
+import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
+import { fileURLToPath } from 'node:url';
+import { FrameRing, WebpRing } from '../../shared/ring.js';
+import { ForgeError } from '../../shared/errors.js';
+import type { BrowserHost } from './host.js';
+import { CAPTURE_MAX_HEIGHT, CAPTURE_MAX_WIDTH, FRAME_RING_SLOTS, type CdpWorkerData, type FromCdp, type ToCdp } from './protocol.js';
+import { WEBP_RING_SLOTS, WEBP_SLOT_BYTES, type EncodeMode, type EncodeStats, type EncodeWorkerData, type FromEncode } from '../encode/protocol.js';
+import type { Rect } from './framebuffer.js';
+
+/** Bound on one capture request (window placement and resize included), ms. */
+const CAPTURE_REQUEST_TIMEOUT_MS = 10_000;
+/** Bound on the workers' start, ms. */
+const PIPELINE_START_TIMEOUT_MS = 10_000;
+
+export interface RelaySource {
+  /** The relay's end of the encoder's port: EncodedFrame in, KeyframeWanted/TabUnviewed out. */
+  port: MessagePort;
+  webpRing: SharedArrayBuffer;
+  webpRingSlots: number;
+  webpSlotBytes: number;
+}
+
+export interface PipelineOptions { mode?: EncodeMode }
+
+export class FramePipeline {
+  private nextId = 1;
+  private readonly waiting = new Map<number, { resolve: (m: FromCdp) => void; reject: (e: Error) => void }>();
+  private relayPort?: MessagePort;
+  /** Latest encoder counters (about once a second). */
+  encodeStats: Omit<EncodeStats, 't'> = { frames: 0, keyframes: 0, patches: 0, bytes: 0, encodeMs: 0, dropped: 0 };
+  private statsListeners: Array<(s: Omit<EncodeStats, 't'>) => void> = [];
+  private stopped = false;
+
+  private constructor(
+    private readonly cdp: Worker,
+    private readonly encoder: Worker,
+    relayPort: MessagePort,
+    private readonly webpRing: WebpRing,
+  ) {
+    this.relayPort = relayPort;
+    cdp.on('message', (m: FromCdp) => {
+      if (m.t === 'capturing' || m.t === 'uncaptured' || m.t === 'failed') {
+        const w = this.waiting.get(m.id);
+        this.waiting.delete(m.id);
+        if (m.t === 'failed') w?.reject(new ForgeError('bad_request', m.message));
+        else w?.resolve(m);
+      }
+    });
+    encoder.on('message', (m: FromEncode) => {
+      if (m.t === 'stats') {
+        const { t: _t, ...s } = m;
+        this.encodeStats = s;
+        for (const cb of this.statsListeners) cb(s);
+      }
+    });
+    for (const w of [cdp, encoder]) w.on('error', (e) => this.failAll(e));
+  }
+
+  static async start(host: BrowserHost, opts: PipelineOptions = {}): Promise<FramePipeline> {
+    const frameRing = FrameRing.create(FRAME_RING_SLOTS, CAPTURE_MAX_WIDTH, CAPTURE_MAX_HEIGHT);
+    const webpRing = WebpRing.create(WEBP_RING_SLOTS, WEBP_SLOT_BYTES);
+    const frames = new MessageChannel();
+    const relay = new MessageChannel();
+    const here = (p: string): string => fileURLToPath(new URL(p, import.meta.url));
+    const encoder = new Worker(here('../encode/worker.js'), {
+      workerData: {
+        frameRing: frameRing.sab, frameRingSlots: FRAME_RING_SLOTS,
+        webpRing: webpRing.sab, webpRingSlots: WEBP_RING_SLOTS, webpSlotBytes: WEBP_SLOT_BYTES,
+        frames: frames.port2, relay: relay.port1, mode: opts.mode ?? 'libuv',
+      } satisfies EncodeWorkerData,
+      transferList: [frames.port2, relay.port1],
+    });
+    const cdp = new Worker(here('./worker.js'), {
+      workerData: {
+        wsEndpoint: host.wsEndpoint, display: host.display, fbDir: host.fbDir,
+        frameRing: frameRing.sab, frameRingSlots: FRAME_RING_SLOTS, frames: frames.port1,
+      } satisfies CdpWorkerData,
+      transferList: [frames.port1],
+    });
+    await Promise.all([ready(cdp), ready(encoder)]).catch(async (e: Error) => {
+      await Promise.allSettled([cdp.terminate(), encoder.terminate()]);
+      throw new ForgeError('host_start_failed', `the frame pipeline could not start: ${e.message}`);
+    });
+    return new FramePipeline(cdp, encoder, relay.port2, webpRing);
+  }
+
+  /** What the relay needs to read this host's frames; the port can be handed over once. */
+  relaySource(): RelaySource {
+    const port = this.relayPort;
+    if (!port) throw new Error('the relay source was already handed over');
+    this.relayPort = undefined;
+    return { port, webpRing: this.webpRing.sab, webpRingSlots: this.webpRing.slots, webpSlotBytes: this.webpRing.slotBytes };
+  }
+
+  /** Starts (or resizes) the capture of page `targetId` at a w×h viewport; frames carry `tab`. */
+  async capture(targetId: string, tab: number, w: number, h: number): Promise<Rect> {
+    const m = await this.request({ t: 'capture', targetId, tab, w, h, id: this.nextId++ });
+    return (m as Extract<FromCdp, { t: 'capturing' }>).viewport;
+  }
+
+  async uncapture(targetId: string): Promise<void> {
+    await this.request({ t: 'uncapture', targetId, id: this.nextId++ });
+  }
+
+  onStats(cb: (s: Omit<EncodeStats, 't'>) => void): void { this.statsListeners.push(cb); }
+
+  /** Counters from the cdp worker (capture reports). */
+  onCapture(cb: (m: Extract<FromCdp, { t: 'captured' }>) => void): void {
+    this.cdp.on('message', (m: FromCdp) => { if (m.t === 'captured') cb(m); });
+  }
+
+  private request(m: ToCdp & { id: number }): Promise<FromCdp> {
+    if (this.stopped) return Promise.reject(new ForgeError('host_exited', 'the frame pipeline has stopped'));
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.waiting.delete(m.id);
+        reject(new ForgeError('timeout', `the browser host did not place the tab's window within ${CAPTURE_REQUEST_TIMEOUT_MS / 1000} s`));
+      }, CAPTURE_REQUEST_TIMEOUT_MS);
+      this.waiting.set(m.id, {
+        resolve: (r) => { clearTimeout(timer); resolve(r); },
+        reject: (e) => { clearTimeout(timer); reject(e); },
+      });
+      this.cdp.postMessage(m);
+    });
+  }
+
+  private failAll(e: Error): void {
+    for (const w of this.waiting.values()) w.reject(new ForgeError('host_exited', `the frame pipeline failed: ${e.message}`));
+    this.waiting.clear();
+  }
+
+  async stop(): Promise<void> {
+    if (this.stopped) return;
+    this.stopped = true;
+    this.failAll(new Error('it was stopped'));
+    const done = (w: Worker, t: string): Promise<void> => new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, 1000);
+      w.on('message', (m: { t: string }) => { if (m.t === t) { clearTimeout(timer); resolve(); } });
+      w.once('exit', () => { clearTimeout(timer); resolve(); });
+    });
+    this.cdp.postMessage({ t: 'stop' } satisfies ToCdp);
+    this.encoder.postMessage({ t: 'stop' });
+    await Promise.all([done(this.cdp, 'stopped'), done(this.encoder, 'stopped')]);
+    this.relayPort?.close();
+    await Promise.allSettled([this.cdp.terminate(), this.encoder.terminate()]);
+  }
+}
+
+function ready(w: Worker): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('a worker did not start in time')), PIPELINE_START_TIMEOUT_MS);
+    w.on('message', (m: { t: string }) => { if (m.t === 'ready') { clearTimeout(timer); resolve(); } });
+    w.once('error', (e) => { clearTimeout(timer); reject(e); });
+    w.once('exit', (code) => { clearTimeout(timer); reject(new Error(`a worker exited at start (code ${code})`)); });
+  });
+}

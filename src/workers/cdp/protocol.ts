@@ -1,0 +1,60 @@
+/**
+ * The cdp worker's door (one worker per browser host). The main thread asks it to start or stop
+ * capturing a tab; the worker places the tab's window, copies its painted pixels into the
+ * host's FrameRing on damage, and announces each published frame on the frames port (which the
+ * encoder listens to) and, counted, to the main thread.
+ */
+import type { MessagePort } from 'node:worker_threads';
+
+/** Capture cadence, ms: damage is coalesced and a viewed tab captured at most once per this. */
+export const CAPTURE_MIN_INTERVAL_MS = 8;
+
+/** Largest viewport a tab is captured at, px: bounds one FrameRing slot (1920×1200×4 = 9.2 MB). */
+export const CAPTURE_MAX_WIDTH = 1920;
+export const CAPTURE_MAX_HEIGHT = 1200;
+
+/**
+ * FrameRing slots per host. A captured tab uses up to four at once (its reference frame, the one
+ * being written, two being encoded), so eight keep two busy tabs and an idle one fed.
+ */
+export const FRAME_RING_SLOTS = 8;
+
+export interface CdpWorkerData {
+  wsEndpoint: string;
+  display: number;
+  fbDir: string;
+  /** The host's FrameRing (see shared/ring.ts), CAPTURE_MAX_WIDTH × CAPTURE_MAX_HEIGHT slots. */
+  frameRing: SharedArrayBuffer;
+  frameRingSlots: number;
+  /** Frames port: the worker posts CaptureFrame on it; the encoder listens. */
+  frames: MessagePort;
+}
+
+/** main → cdp worker */
+export type ToCdp =
+  /**
+   * Start capturing the page target `targetId` with a viewport of exactly w×h; its frames carry
+   * `tab` (the id viewers know it by). Asking again with another size resizes it.
+   */
+  | { t: 'capture'; targetId: string; tab: number; w: number; h: number; id: number }
+  /** Stop capturing: the window is parked off-screen and nothing of it is read any more. */
+  | { t: 'uncapture'; targetId: string; id: number }
+  | { t: 'stop' };
+
+/** cdp worker → main */
+export type FromCdp =
+  | { t: 'ready' }
+  /** Answer to `capture`: where the viewport sits on the host's screen. */
+  | { t: 'capturing'; id: number; targetId: string; tab: number; viewport: { x: number; y: number; w: number; h: number } }
+  | { t: 'uncaptured'; id: number; targetId: string }
+  | { t: 'failed'; id: number; message: string }
+  /** Sent every CAPTURE_REPORT_EVERY frames of a tab: counts for /metrics and the bench. */
+  | { t: 'captured'; tab: number; seq: number; frames: number; skippedNoSlot: number; captureMs: number }
+  | { t: 'error'; message: string }
+  | { t: 'stopped' };
+
+/** cdp worker → encoder, on the frames port: a frame published in FrameRing `slot`. */
+export interface CaptureFrame { t: 'frame'; tab: number; slot: number; seq: number }
+
+/** A capture report to the main thread every this many frames of a tab. */
+export const CAPTURE_REPORT_EVERY = 60;

@@ -1,0 +1,130 @@
+/**
+ * Where tab windows sit on the host's screen. A watched tab's window gets a free tile on the
+ * screen, sized so its viewport is exactly the asked size; every other tab's window is parked
+ * off-screen, where X clips it away (no damage, nothing to copy) while Chromium still renders it
+ * as a visible, focused page. Checked on this build: an off-screen window keeps
+ * `visibilityState` visible and requestAnimationFrame at 60 Hz.
+ */
+import { ForgeError } from '../../shared/errors.js';
+import { SCREEN_HEIGHT, SCREEN_WIDTH } from './host.js';
+import type { CdpConnection } from './connection.js';
+import type { Rect } from './framebuffer.js';
+
+/** Where unwatched windows go: right of the screen, so no part of them is ever painted. */
+export const PARK_LEFT = SCREEN_WIDTH + 64;
+/** Guess for the browser chrome above the viewport (tab strip + toolbar), px; measured per window. */
+const CHROME_TOP_GUESS = 87;
+/** How long a window resize may take to reach the page, ms. */
+const RESIZE_SETTLE_MS = 3000;
+const RESIZE_POLL_MS = 20;
+/** Gap between tiles, px: a window's shadow or border never bleeds into its neighbour's region. */
+const TILE_GAP = 8;
+
+/** First-fit rectangle placement on the screen (candidates at the corners of placed tiles). */
+export class Tiles {
+  private placed = new Map<string, Rect>();
+
+  place(key: string, w: number, h: number): Rect {
+    this.placed.delete(key);
+    const candidates: Array<{ x: number; y: number }> = [{ x: 0, y: 0 }];
+    for (const r of this.placed.values()) {
+      candidates.push({ x: r.x + r.w + TILE_GAP, y: r.y }, { x: r.x, y: r.y + r.h + TILE_GAP }, { x: 0, y: r.y + r.h + TILE_GAP });
+    }
+    candidates.sort((a, b) => a.y - b.y || a.x - b.x);
+    for (const c of candidates) {
+      const r = { x: c.x, y: c.y, w, h };
+      if (r.x + w > SCREEN_WIDTH || r.y + h > SCREEN_HEIGHT) continue;
+      if ([...this.placed.values()].some((p) => overlaps(p, r))) continue;
+      this.placed.set(key, r);
+      return r;
+    }
+    throw new ForgeError('bad_request', `the host's screen has no room left for another watched tab of ${w}x${h}; stop watching a tab first`);
+  }
+
+  free(key: string): void { this.placed.delete(key); }
+}
+
+function overlaps(a: Rect, b: Rect): boolean {
+  return a.x < b.x + b.w + TILE_GAP && b.x < a.x + a.w + TILE_GAP && a.y < b.y + b.h + TILE_GAP && b.y < a.y + a.h + TILE_GAP;
+}
+
+export interface PlacedWindow {
+  windowId: number;
+  /** The page's viewport on the screen, px. */
+  viewport: Rect;
+}
+
+interface Bounds { left: number; top: number; width: number; height: number }
+
+export class WindowPlacer {
+  readonly tiles = new Tiles();
+  /** Measured browser chrome around the viewport, px; the same for every normal window of a host. */
+  private chrome = { left: 0, top: CHROME_TOP_GUESS, right: 0, bottom: 0 };
+
+  constructor(private readonly cdp: CdpConnection) {}
+
+  async windowOf(targetId: string): Promise<{ windowId: number; bounds: Bounds }> {
+    return this.cdp.send<{ windowId: number; bounds: Bounds }>('Browser.getWindowForTarget', { targetId });
+  }
+
+  /** Moves a tab's window off-screen; its page keeps running and keeps its size. */
+  async park(targetId: string): Promise<void> {
+    this.tiles.free(targetId);
+    const { windowId } = await this.windowOf(targetId);
+    await this.cdp.send('Browser.setWindowBounds', { windowId, bounds: { left: PARK_LEFT, top: 0 } });
+  }
+
+  /**
+   * Puts a tab's window in a free tile with a viewport of exactly w×h and returns where the
+   * viewport is on the screen. The chrome around the viewport is measured (window bounds minus
+   * the page's innerWidth/innerHeight), not assumed.
+   */
+  async place(targetId: string, sessionId: string, w: number, h: number): Promise<PlacedWindow> {
+    const { windowId, bounds } = await this.windowOf(targetId);
+    if (bounds.width > 0 && (await this.viewportSize(sessionId)).w > 0) {
+      // Learn this host's chrome from the window as it is before moving anything.
+      this.learnChrome(bounds, await this.viewportSize(sessionId));
+    }
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const outerW = w + this.chrome.left + this.chrome.right;
+      const outerH = h + this.chrome.top + this.chrome.bottom;
+      const tile = this.tiles.place(targetId, outerW, outerH);
+      await this.cdp.send('Browser.setWindowBounds', { windowId, bounds: { windowState: 'normal' } }).catch(() => undefined);
+      await this.cdp.send('Browser.setWindowBounds', { windowId, bounds: { left: tile.x, top: tile.y, width: outerW, height: outerH } });
+      const got = await this.settle(sessionId, w, h);
+      const now = (await this.windowOf(targetId)).bounds;
+      this.learnChrome(now, got);
+      if (got.w === w && got.h === h && now.left === tile.x && now.top === tile.y) {
+        return { windowId, viewport: { x: now.left + this.chrome.left, y: now.top + this.chrome.top, w, h } };
+      }
+    }
+    this.tiles.free(targetId);
+    throw new ForgeError('bad_request', `the tab's window could not be sized to a ${w}x${h} viewport (smaller than the browser's smallest window?)`);
+  }
+
+  private learnChrome(b: Bounds, vp: { w: number; h: number }): void {
+    const dw = b.width - vp.w;
+    const dh = b.height - vp.h;
+    if (dw < 0 || dh < 0) return;
+    // Chromium's own frame on X without a window manager: no side or bottom border, the rest is on top.
+    this.chrome = { left: Math.floor(dw / 2), right: dw - Math.floor(dw / 2), top: dh, bottom: 0 };
+  }
+
+  private async viewportSize(sessionId: string): Promise<{ w: number; h: number }> {
+    const r = await this.cdp.send<{ result: { value: [number, number] } }>(
+      'Runtime.evaluate', { expression: '[innerWidth, innerHeight]', returnByValue: true }, sessionId);
+    const [w, h] = r.result.value;
+    return { w, h };
+  }
+
+  /** Waits until the page's viewport is w×h (or the settle time passes) and returns what it is. */
+  private async settle(sessionId: string, w: number, h: number): Promise<{ w: number; h: number }> {
+    const deadline = Date.now() + RESIZE_SETTLE_MS;
+    let vp = await this.viewportSize(sessionId);
+    while ((vp.w !== w || vp.h !== h) && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, RESIZE_POLL_MS));
+      vp = await this.viewportSize(sessionId);
+    }
+    return vp;
+  }
+}

@@ -1,0 +1,58 @@
+/**
+ * The encode worker's door (one per browser host). It listens to the capture's frames port,
+ * encodes the newest frame of each tab as WebP (a keyframe, or patches of the changed bands),
+ * writes the wire messages into the host's WebpRing, and announces them on the relay port.
+ * The relay asks for keyframes on the same port.
+ */
+import type { MessagePort } from 'node:worker_threads';
+
+/** WebP quality: 75 is where text stays readable; 50–85 costs the same time. */
+export const WEBP_QUALITY = 75;
+/** WebP effort 0: effort 1/2/4 cost 20/25/58 ms against 17 ms for the same 1280x720 frame. */
+export const WEBP_EFFORT = 0;
+/** Encodes in flight per host: two kept a busy tab at 50 fps on two cores, one at 39, three no better. */
+export const ENCODE_MAX_IN_FLIGHT = 2;
+/** Share of the frame changed above which one keyframe is cheaper than patches. */
+export const KEYFRAME_SHARE = 0.9;
+
+/** WebpRing slots per host: frames the relay has not sent yet are overwritten past this. */
+export const WEBP_RING_SLOTS = 16;
+/** One encoded frame's bytes at most: a full 1920x1200 text page is ~300 KB at quality 75. */
+export const WEBP_SLOT_BYTES = 2 * 1024 * 1024;
+
+/** Where encodes run: sharp on libuv's thread pool from this worker, or a piscina pool of threads. */
+export type EncodeMode = 'libuv' | 'piscina';
+
+export interface EncodeWorkerData {
+  frameRing: SharedArrayBuffer;
+  frameRingSlots: number;
+  webpRing: SharedArrayBuffer;
+  webpRingSlots: number;
+  webpSlotBytes: number;
+  /** From the capture: CaptureFrame messages. */
+  frames: MessagePort;
+  /** To the relay: EncodedFrame messages; from the relay: KeyframeWanted. */
+  relay: MessagePort;
+  mode: EncodeMode;
+}
+
+/** encoder → relay: a frame in WebpRing `slot`. */
+export interface EncodedFrame { t: 'webp'; tab: number; slot: number; seq: number }
+/** relay → encoder: a viewer of `tab` needs a whole picture. */
+export interface KeyframeWanted { t: 'keyframe'; tab: number }
+/** relay → encoder: nobody views `tab` any more; its queued frames are dropped. */
+export interface TabUnviewed { t: 'unviewed'; tab: number }
+
+/** encoder → main, about once a second: counters for /metrics and the bench. */
+export interface EncodeStats {
+  t: 'stats';
+  frames: number;
+  keyframes: number;
+  patches: number;
+  bytes: number;
+  encodeMs: number;
+  dropped: number;
+}
+
+export type ToEncode = { t: 'stop' };
+export type FromEncode = EncodeStats | { t: 'ready' } | { t: 'stopped' } | { t: 'error'; message: string };

@@ -1,0 +1,149 @@
+/**
+ * The encode queue of one host: per tab only the newest captured frame waits (an older one is
+ * dropped when a newer one arrives, and the capture folds its changes into the newer one), at
+ * most ENCODE_MAX_IN_FLIGHT frames encode at once, and each tab's results leave in seq order
+ * so a patch never overtakes the frame it patches.
+ */
+import { F_BASE_SEQ, F_H, F_W, FrameRing, type Band } from '../../shared/ring.js';
+import { FRAME_FLAG_KEYFRAME, FRAME_FLAG_PATCH } from '../../shared/protocol.js';
+import { bandShare } from '../cdp/bands.js';
+import type { CaptureFrame } from '../cdp/protocol.js';
+import type { EncodeTask } from './webp.js';
+import { KEYFRAME_SHARE } from './protocol.js';
+
+export type EncodeFn = (task: EncodeTask) => Promise<Uint8Array>;
+
+/** One frame's encode: a keyframe (one rectangle, the whole viewport) or its changed bands. */
+export interface EncodeJob {
+  tab: number;
+  seq: number;
+  /** 0 for a keyframe; else the seq of the frame the patches apply to. */
+  baseSeq: number;
+  flags: number;
+  w: number;
+  h: number;
+  rects: Band[];
+  webp: Uint8Array[];
+  done: boolean;
+  failed: boolean;
+}
+
+interface TabQueue {
+  pending?: { slot: number; seq: number; latestOnly: boolean };
+  latest?: { slot: number; seq: number };
+  wantKeyframe: boolean;
+  inflight: EncodeJob[];
+  waitingSince: number;
+}
+
+export interface QueueStats { frames: number; keyframes: number; patches: number; bytes: number; encodeMs: number; dropped: number }
+
+export class EncodeQueue {
+  private readonly tabs = new Map<number, TabQueue>();
+  private running = 0;
+  readonly stats: QueueStats = { frames: 0, keyframes: 0, patches: 0, bytes: 0, encodeMs: 0, dropped: 0 };
+
+  constructor(
+    private readonly ring: FrameRing,
+    private readonly encode: EncodeFn,
+    private readonly publish: (job: EncodeJob) => void,
+    private readonly maxInFlight: number,
+  ) {}
+
+  private tab(tab: number): TabQueue {
+    let q = this.tabs.get(tab);
+    if (!q) { q = { wantKeyframe: false, inflight: [], waitingSince: 0 }; this.tabs.set(tab, q); }
+    return q;
+  }
+
+  frame(f: CaptureFrame): void {
+    const q = this.tab(f.tab);
+    if (q.pending) this.stats.dropped++;
+    else q.waitingSince = performance.now();
+    q.pending = { slot: f.slot, seq: f.seq, latestOnly: false };
+    q.latest = { slot: f.slot, seq: f.seq };
+    this.pump();
+  }
+
+  /** A viewer needs a whole picture: the next frame is a keyframe, now if the tab is idle. */
+  keyframe(tab: number): void {
+    const q = this.tab(tab);
+    q.wantKeyframe = true;
+    if (!q.pending && q.latest) {
+      q.pending = { ...q.latest, latestOnly: true };
+      q.waitingSince = performance.now();
+    }
+    this.pump();
+  }
+
+  unviewed(tab: number): void {
+    const q = this.tabs.get(tab);
+    if (q && q.inflight.length === 0) this.tabs.delete(tab);
+    else if (q) q.pending = undefined;
+  }
+
+  private pump(): void {
+    while (this.running < this.maxInFlight) {
+      let next: TabQueue | undefined;
+      let nextTab = -1;
+      for (const [tab, q] of this.tabs) {
+        if (q.pending && (!next || q.waitingSince < next.waitingSince)) { next = q; nextTab = tab; }
+      }
+      if (!next) return;
+      this.start(nextTab, next);
+    }
+  }
+
+  private start(tab: number, q: TabQueue): void {
+    const { slot, seq, latestOnly } = q.pending!;
+    q.pending = undefined;
+    // A frame already taken can still be encoded again as a keyframe; a new one must be untaken.
+    if (!this.ring.pin(slot, seq, latestOnly)) { this.stats.dropped++; return; }
+    const w = this.ring.get(slot, F_W);
+    const h = this.ring.get(slot, F_H);
+    const baseSeq = this.ring.get(slot, F_BASE_SEQ);
+    const bands = this.ring.bands(slot);
+    const keyframe = latestOnly || q.wantKeyframe || baseSeq === 0 || bandShare(bands, w, h) > KEYFRAME_SHARE;
+    if (keyframe) q.wantKeyframe = false;
+    const job: EncodeJob = {
+      tab, seq, w, h,
+      baseSeq: keyframe ? 0 : baseSeq,
+      flags: keyframe ? FRAME_FLAG_KEYFRAME : FRAME_FLAG_PATCH,
+      rects: keyframe ? [{ x: 0, y: 0, w, h }] : bands,
+      webp: [], done: false, failed: false,
+    };
+    q.inflight.push(job);
+    this.running++;
+    void this.run(job, slot).finally(() => {
+      this.ring.release(slot);
+      this.running--;
+      job.done = true;
+      this.flush(tab, q);
+      this.pump();
+    });
+  }
+
+  private async run(job: EncodeJob, slot: number): Promise<void> {
+    const t0 = performance.now();
+    try {
+      // The bands of one frame one after another: the in-flight bound counts encodes, not frames.
+      for (const rect of job.rects) job.webp.push(await this.encode({ slot, w: job.w, h: job.h, rect }));
+    } catch {
+      job.failed = true;
+    }
+    this.stats.encodeMs += performance.now() - t0;
+  }
+
+  private flush(tab: number, q: TabQueue): void {
+    while (q.inflight[0]?.done) {
+      const job = q.inflight.shift()!;
+      // A lost frame breaks the patch chain: the next frame is whole.
+      if (job.failed) { q.wantKeyframe = true; continue; }
+      this.stats.frames++;
+      if (job.flags & FRAME_FLAG_KEYFRAME) this.stats.keyframes++; else this.stats.patches++;
+      for (const b of job.webp) this.stats.bytes += b.byteLength;
+      this.publish(job);
+    }
+    if (!q.pending && q.inflight.length === 0 && !q.latest) this.tabs.delete(tab);
+  }
+}

@@ -1,0 +1,111 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startForge, connectAgent, type RunningServer, type Agent } from './helpers/server.js';
+import { servePages, type PageServer } from './helpers/pages.js';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import CDP from 'chrome-remote-interface';
+
+let forge: RunningServer;
+let pages: PageServer;
+let a: Agent;
+let other: Agent;
+
+const page = `<title>Dialogs</title>
+<button onclick="alert('plain alert')">Alert</button>
+<button onclick="document.title = confirm('Delete it?') ? 'yes' : 'no'">Confirm</button>
+<button onclick="document.title = 'name:' + prompt('Your name?', 'x')">Prompt</button>
+<button onclick="window.onbeforeunload = (e) => { e.preventDefault(); return 'stay'; }; document.title='armed'">Arm</button>`;
+
+beforeAll(async () => {
+  forge = await startForge();
+  pages = await servePages({ '/': page, '/next': '<title>Next</title>next page' });
+  a = await connectAgent(forge, 'default/proj/lead');
+  other = await connectAgent(forge, 'default/proj/other');
+  await a.call('browser_navigate', { url: pages.url });
+});
+
+afterAll(async () => {
+  await a?.close();
+  await other?.close();
+  await forge?.stop();
+  await pages?.close();
+});
+
+async function click(name: string): Promise<string> {
+  const snap = await a.call('browser_snapshot');
+  const ref = new RegExp(`button "${name}" \\[ref=((?:f\\d+)?e\\d+)\\]`).exec(snap.text)![1];
+  return (await a.call('browser_click', { ref })).text;
+}
+
+describe('a page dialog is held until someone answers it', () => {
+  it('an alert holds the tab, every driving call is refused naming tab, kind, message and owner, and handle_dialog answers it', async () => {
+    const r = await click('Alert');
+    expect(r).toContain('opened a alert dialog: "plain alert"');
+    const refused = await a.call('browser_snapshot');
+    expect(refused.isError).toBe(true);
+    expect(refused.text).toMatch(/tab \d+ \(p-[0-9a-f]{8}\) is held by a alert dialog: "plain alert" — the tab belongs to default\/proj\/lead/);
+    const list = await a.call('browser_tabs', { action: 'list' });
+    expect(list.text).toContain('alert waiting');
+    const answered = await a.call('browser_handle_dialog', { accept: true });
+    expect(answered.isError).toBe(false);
+    expect((await a.call('browser_snapshot')).isError).toBe(false);
+  });
+
+  it('a confirm answered false reaches the page as false', async () => {
+    await click('Confirm');
+    const r = await a.call('browser_handle_dialog', { accept: false });
+    expect(r.text).toContain('Dismissed the confirm dialog "Delete it?"');
+    expect((await a.call('browser_evaluate', { function: '() => document.title' })).text).toContain('"no"');
+  });
+
+  it('a prompt answered with text reaches the page', async () => {
+    await click('Prompt');
+    await a.call('browser_handle_dialog', { accept: true, promptText: 'Ada' });
+    expect((await a.call('browser_evaluate', { function: '() => document.title' })).text).toContain('"name:Ada"');
+  });
+
+  it('a beforeunload prompt holds the tab when the page is left, and accepting it leaves', async () => {
+    await click('Arm');
+    const r = await a.call('browser_navigate', { url: `${pages.origin}/next` });
+    expect(r.text).toContain('beforeunload dialog');
+    const refused = await a.call('browser_evaluate', { function: '() => 1' });
+    expect(refused.text).toContain('held by a beforeunload dialog');
+    await a.call('browser_handle_dialog', { accept: true });
+    const snap = await a.call('browser_snapshot');
+    expect(snap.text).toContain('next page');
+  });
+
+  it('another seat has no dialog to answer, and closing the tab disposes of a held one', async () => {
+    await a.call('browser_navigate', { url: pages.url });
+    await click('Alert');
+    const foreign = await other.call('browser_handle_dialog', { accept: true });
+    expect(foreign.isError).toBe(true);
+    expect(foreign.text).toBe('no dialog is waiting on your tabs');
+    const closed = await a.call('browser_close');
+    expect(closed.text).toMatch(/Closed tab \d+/);
+    const list = await a.call('browser_tabs', { action: 'list' });
+    expect(list.text).not.toContain('alert waiting');
+  });
+});
+
+describe('two CDP clients on one browser', () => {
+  it('a dialog another client answers first does not crash the server; handle_dialog says it was already answered', async () => {
+    expect((await a.call('browser_navigate', { url: pages.url })).isError).toBe(false);
+    const port = Number(readFileSync(join(forge.stateDir, 'profiles/default/default/chromium/DevToolsActivePort'), 'utf8').split('\n')[0]);
+    const targets = (await CDP.List({ port })) as Array<{ id: string; type: string; url: string }>;
+    const target = targets.find((t) => t.type === 'page' && t.url === pages.url)!;
+    // A rival client that answers every dialog the moment it opens, racing forge's hold.
+    const rival = await CDP({ port, target: target.id });
+    await rival.send('Page.enable');
+    const answered = new Promise<void>((resolve) => {
+      rival.on('Page.javascriptDialogOpening', () => { void rival.send('Page.handleJavaScriptDialog', { accept: true }).finally(resolve); });
+    });
+    await click('Confirm');
+    await answered;
+    await rival.close();
+    const r = await a.call('browser_handle_dialog', { accept: false });
+    expect(r.isError).toBe(false);
+    expect(r.text).toContain('was already answered');
+    expect((await a.call('browser_evaluate', { function: '() => document.title' })).text).toContain('"yes"');
+  });
+});

@@ -1,0 +1,71 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startForge, connectAgent, type RunningServer, type Agent } from './helpers/server.js';
+import { servePages, type PageServer } from './helpers/pages.js';
+
+let forge: RunningServer;
+let pages: PageServer;
+let a: Agent;
+let b: Agent;
+
+beforeAll(async () => {
+  forge = await startForge();
+  pages = await servePages({
+    '/': '<title>Home</title><h1>Home</h1><button onclick="document.title=\'clicked\'">Press</button>',
+    '/two': '<title>Two</title><p>second page</p>',
+  });
+  a = await connectAgent(forge, 'default/shop/lead');
+  b = await connectAgent(forge, 'default/shop/worker');
+});
+
+afterAll(async () => {
+  await a?.close();
+  await b?.close();
+  await forge?.stop();
+  await pages?.close();
+});
+
+describe('two seats in one profile', () => {
+  it('each seat drives its own tab, never the other seat\'s', async () => {
+    const ra = await a.call('browser_navigate', { url: pages.url });
+    expect(ra.isError).toBe(false);
+    expect(ra.text).toContain('Home');
+    const rb = await b.call('browser_navigate', { url: `${pages.origin}/two` });
+    expect(rb.text).toContain('Two');
+    // A's page is still A's: B's navigation landed elsewhere.
+    const again = await a.call('browser_snapshot');
+    expect(again.text).toContain('heading "Home"');
+    expect(again.text).not.toContain('second page');
+  });
+
+  it('browser_tabs shows a seat its own tabs and names other owners only as owners', async () => {
+    const list = await b.call('browser_tabs', { action: 'list' });
+    expect(list.text).toMatch(/\(current\) Two/);
+    expect(list.text).toContain('owner default/shop/lead');
+    expect(list.text).not.toContain('Home');
+  });
+
+  it('a call naming another seat\'s tab is refused by name', async () => {
+    const list = await a.call('browser_tabs', { action: 'list' });
+    const mine = /- (\d+): \(current\)/.exec(list.text)![1];
+    const r = await b.call('browser_tabs', { action: 'select', index: Number(mine) });
+    expect(r.isError).toBe(true);
+    expect(r.text).toContain(`tab ${mine}`);
+    expect(r.text).toContain('belongs to default/shop/lead');
+  });
+
+  it('a click through a snapshot ref presses the real button', async () => {
+    const snap = await a.call('browser_snapshot');
+    const ref = /button "Press" \[ref=((?:f\d+)?e\d+)\]/.exec(snap.text)![1];
+    const r = await a.call('browser_click', { element: 'Press', ref });
+    expect(r.isError).toBe(false);
+    expect(r.text).toContain('· clicked ·');
+  });
+
+  it('an unknown tool argument is refused naming it, and the tool still works after', async () => {
+    const r = await a.call('browser_navigate', { url: pages.url, colour: 'red' });
+    expect(r.isError).toBe(true);
+    expect(r.text).toMatch(/colour/);
+    const ok = await a.call('browser_snapshot');
+    expect(ok.isError).toBe(false);
+  });
+});

@@ -1,0 +1,67 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startForge, connectAgent, type RunningServer, type Agent } from './helpers/server.js';
+import { servePages, type PageServer } from './helpers/pages.js';
+
+let forge: RunningServer;
+let pages: PageServer;
+let a: Agent;
+
+beforeAll(async () => {
+  forge = await startForge();
+  pages = await servePages({
+    // The title is set by the page's very first script.
+    '/': '<html><head><script>document.title = "webauthn:" + typeof PublicKeyCredential</script></head><body><button onclick="window.open(\'/pop\')">Pop</button><ul><li><button>Save</button></li><li><button>Save</button></li></ul><button>Only</button><div id="gone"><button>Vanish</button></div></body></html>',
+    '/pop': '<html><head><script>document.title = "popup webauthn:" + typeof PublicKeyCredential</script></head><body>pop</body></html>',
+  });
+  a = await connectAgent(forge, 'default/truths/lead');
+});
+
+afterAll(async () => {
+  await a?.close();
+  await forge?.stop();
+  await pages?.close();
+});
+
+describe('what a page sees', () => {
+  it('no page exposes WebAuthn, from its first script on', async () => {
+    const r = await a.call('browser_navigate', { url: pages.url });
+    expect(r.text).toContain('webauthn:undefined');
+  });
+
+  it('a page is visible and focused to its scripts while nobody watches', async () => {
+    const r = await a.call('browser_evaluate', { function: '() => [document.visibilityState, document.hasFocus()]' });
+    expect(r.text.replace(/\s/g, '')).toContain('["visible",true]');
+  });
+
+  it('a popup has no WebAuthn either', async () => {
+    const snap = await a.call('browser_snapshot');
+    const ref = /button "Pop" \[ref=((?:f\d+)?e\d+)\]/.exec(snap.text)![1];
+    await a.call('browser_click', { ref });
+    const r = await a.call('browser_evaluate', { function: '() => document.title' });
+    expect(r.text).toContain('popup webauthn:undefined');
+    await a.call('browser_close');
+  });
+});
+
+describe('refs and selectors are never guessed', () => {
+  it('a role selector matching two elements is refused with what to do', async () => {
+    const r = await a.call('browser_click', { ref: 'role=button[name="Save"]' });
+    expect(r.isError).toBe(true);
+    expect(r.text).toMatch(/matches 2 elements .* use a ref from a fresh browser_snapshot, or scope the selector/);
+  });
+
+  it('a unique role selector is resolved when the call runs', async () => {
+    const r = await a.call('browser_click', { ref: 'role=button[name="Only"]' });
+    expect(r.isError).toBe(false);
+  });
+
+  it('a ref whose element is gone is refused, asking for a fresh snapshot', async () => {
+    const snap = await a.call('browser_snapshot');
+    const ref = /button "Vanish" \[ref=((?:f\d+)?e\d+)\]/.exec(snap.text)![1];
+    await a.call('browser_evaluate', { function: '() => document.getElementById("gone").remove()' });
+    const r = await a.call('browser_click', { ref });
+    expect(r.isError).toBe(true);
+    expect(r.text).toContain(`ref ${ref} does not resolve`);
+    expect(r.text).toContain('take a fresh browser_snapshot');
+  });
+});

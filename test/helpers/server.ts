@@ -1,0 +1,60 @@
+/** Starts a real `forge serve` for a test and connects real MCP clients to it. */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, existsSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { ServerInfo } from '../../src/main/state.js';
+
+export interface RunningServer {
+  info: ServerInfo;
+  stateDir: string;
+  proc: ChildProcess;
+  output: () => string;
+  stop: () => Promise<void>;
+}
+
+export async function startForge(opts: { config?: string; env?: Record<string, string> } = {}): Promise<RunningServer> {
+  const stateDir = mkdtempSync(join(tmpdir(), 'forge-test-'));
+  const args = ['dist/src/main/cli.js', 'serve', '--state', stateDir, '--port', '0', ...(opts.config ? ['--config', opts.config] : [])];
+  const proc = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, FORGE_LOG_LEVEL: 'info', ...opts.env } });
+  let out = '';
+  proc.stdout!.on('data', (d: Buffer) => { out += d.toString(); });
+  proc.stderr!.on('data', (d: Buffer) => { out += d.toString(); });
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
+    if (existsSync(join(stateDir, 'server.json')) && out.includes('mcp:')) break;
+    if (proc.exitCode !== null) throw new Error(`forge serve exited (${proc.exitCode}):\n${out}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  const info = JSON.parse(readFileSync(join(stateDir, 'server.json'), 'utf8')) as ServerInfo;
+  const stop = async (): Promise<void> => {
+    if (proc.exitCode === null && proc.signalCode === null) {
+      proc.kill('SIGTERM');
+      await new Promise((r) => proc.once('exit', r));
+    }
+    rmSync(stateDir, { recursive: true, force: true });
+  };
+  return { info, stateDir, proc, output: () => out, stop };
+}
+
+export interface Agent {
+  client: Client;
+  call: (name: string, args?: Record<string, unknown>) => Promise<{ text: string; isError: boolean; structured?: unknown }>;
+  close: () => Promise<void>;
+}
+
+export async function connectAgent(server: RunningServer, seat: string): Promise<Agent> {
+  const url = new URL(server.info.mcp_url);
+  url.searchParams.set('seat', seat);
+  const transport = new StreamableHTTPClientTransport(url, { requestInit: { headers: { authorization: `Bearer ${server.info.token}` } } });
+  const client = new Client({ name: 'forge-test', version: '0' });
+  await client.connect(transport);
+  const call = async (name: string, args: Record<string, unknown> = {}) => {
+    const r = await client.callTool({ name, arguments: args }, undefined, { timeout: 120_000 });
+    const text = (r.content as Array<{ type: string; text?: string }>).map((c) => c.text ?? '').join('\n');
+    return { text, isError: r.isError === true, structured: r.structuredContent };
+  };
+  return { client, call, close: () => client.close() };
+}

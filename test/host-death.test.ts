@@ -1,0 +1,74 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startForge, connectAgent, type RunningServer, type Agent } from './helpers/server.js';
+import { servePages, type PageServer } from './helpers/pages.js';
+import { processes } from './helpers/processes.js';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import CDP from 'chrome-remote-interface';
+
+let forge: RunningServer;
+let pages: PageServer;
+let a: Agent;
+
+beforeAll(async () => {
+  forge = await startForge();
+  pages = await servePages({ '/': '<title>Live</title><p>alive</p>' });
+  a = await connectAgent(forge, 'default/crash/lead');
+});
+
+afterAll(async () => {
+  await a?.close();
+  await forge?.stop();
+  await pages?.close();
+});
+
+/** The host's Chromium browser process: the one with this server's profile dir and no --type. */
+function browserPid(): number {
+  const p = processes().find((x) => x.cmd.includes('/usr/lib/chromium/chromium') && x.cmd.includes(forge.stateDir) && !x.cmd.includes('--type='));
+  if (!p) throw new Error('no host Chromium for this server');
+  return p.pid;
+}
+
+describe('the host dies under a call', () => {
+  it('every pending call answers with the host\'s death sentence after kill -9, and the next call works on a fresh host', async () => {
+    await a.call('browser_navigate', { url: pages.url });
+    const pid = browserPid();
+    const pending = a.call('browser_evaluate', { function: '() => new Promise((r) => setTimeout(r, 20000))' });
+    await new Promise((r) => setTimeout(r, 500));
+    process.kill(pid, 'SIGKILL');
+    const r = await pending;
+    expect(r.isError).toBe(true);
+    expect(r.text).toBe(`the browser host exited (signal 9; pid ${pid}); the next call brings it back`);
+
+    const next = await a.call('browser_navigate', { url: pages.url });
+    expect(next.isError).toBe(false);
+    expect(next.text).toContain('alive');
+    expect(browserPid()).not.toBe(pid);
+  });
+
+  it('a seat whose tabs died while it was not calling is told on its next call, which still works', async () => {
+    const pid = browserPid();
+    process.kill(pid, 'SIGKILL');
+    await new Promise((r) => setTimeout(r, 500));
+    const next = await a.call('browser_navigate', { url: pages.url });
+    expect(next.isError).toBe(false);
+    expect(next.text).toContain(`the browser host exited (signal 9; pid ${pid}); this call brought it back on a fresh host`);
+    expect(next.text).toContain('alive');
+  });
+
+  it('a page whose renderer crashed is rebuilt and answered in forge\'s words, never a driver TypeError', async () => {
+    await a.call('browser_navigate', { url: pages.url });
+    // A real renderer crash, through a second CDP client on the host's own DevTools port.
+    const port = Number(readFileSync(join(forge.stateDir, 'profiles/default/default/chromium/DevToolsActivePort'), 'utf8').split('\n')[0]);
+    const targets = (await CDP.List({ port })) as Array<{ id: string; type: string; url: string }>;
+    const target = targets.find((t) => t.type === 'page' && t.url === pages.url)!;
+    const client = await CDP({ port, target: target.id });
+    client.send('Page.crash').catch(() => undefined);
+    await new Promise((r) => setTimeout(r, 1000));
+    await client.close().catch(() => undefined);
+    const r = await a.call('browser_snapshot');
+    expect(r.isError).toBe(false);
+    expect(r.text).toMatch(/the page in tab \d+ \(p-[0-9a-f]{8}\) had crashed; forge reloaded it/);
+    expect(r.text).toContain('alive');
+  });
+});
