@@ -11,7 +11,7 @@ tsc('clients/web/tsconfig.json');
 
 mkdirSync('dist/web', { recursive: true });
 await build({
-  entryPoints: ['clients/web/main.ts'],
+  entryPoints: ['clients/web/main.ts', 'clients/web/terminal-page.ts'],
   bundle: true,
   splitting: true,
   format: 'esm',
@@ -22,7 +22,7 @@ await build({
   logLevel: 'warning',
   loader: { '.css': 'css' },
 });
-for (const f of ['index.html', 'style.css']) {
+for (const f of ['index.html', 'style.css', 'terminal.html']) {
   if (existsSync(`clients/web/${f}`)) cpSync(`clients/web/${f}`, `dist/web/${f}`);
 }
 if (existsSync('node_modules/@xterm/xterm/css/xterm.css')) cpSync('node_modules/@xterm/xterm/css/xterm.css', 'dist/web/xterm.css');

@@ -18,6 +18,7 @@ import { SHUTDOWN_TIMEOUT_MS } from '../shared/limits.js';
 import type { FromRelay, RelayWorkerData } from '../workers/relay/protocol.js';
 import type { Surface } from './surface.js';
 import { BrowserSurface } from './browser/surface.js';
+import { TerminalSurface } from './terminal/surface.js';
 import { sweepDeadFramebuffers } from '../workers/cdp/host.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -67,6 +68,7 @@ export async function startServer(opts: ServeOptions): Promise<void> {
   const hub = new ViewerHub(relay);
   const ctx: ServerContext = { config, stateDir, token, hub, linkSecret, baseUrl: () => baseUrl };
   surfaces.push(new BrowserSurface(ctx));
+  surfaces.push(new TerminalSurface(ctx));
   for (const s of surfaces) s.attachViewers(hub);
 
   const listening = await new Promise<number>((resolve, reject) => {
