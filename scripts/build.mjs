@@ -12,7 +12,7 @@ tsc('clients/web/tsconfig.json');
 mkdirSync('dist/web', { recursive: true });
 await build({
   // The frame worker is its own entry: the page starts it by URL (frames/worker.js).
-  entryPoints: ['clients/web/main.ts', 'clients/web/frames/worker.ts'],
+  entryPoints: ['clients/web/main.ts', 'clients/web/terminal-page.ts', 'clients/web/frames/worker.ts'],
   outbase: 'clients/web',
   bundle: true,
   splitting: true,
@@ -24,7 +24,7 @@ await build({
   logLevel: 'warning',
   loader: { '.css': 'css' },
 });
-for (const f of ['index.html', 'style.css']) {
+for (const f of ['index.html', 'style.css', 'terminal.html']) {
   if (existsSync(`clients/web/${f}`)) cpSync(`clients/web/${f}`, `dist/web/${f}`);
 }
 if (existsSync('node_modules/@xterm/xterm/css/xterm.css')) cpSync('node_modules/@xterm/xterm/css/xterm.css', 'dist/web/xterm.css');

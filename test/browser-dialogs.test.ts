@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startForge, connectAgent, type RunningServer, type Agent } from './helpers/server.js';
 import { servePages, type PageServer } from './helpers/pages.js';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import CDP from 'chrome-remote-interface';
 
 let forge: RunningServer;
 let pages: PageServer;
@@ -82,5 +85,27 @@ describe('a page dialog is held until someone answers it', () => {
     expect(closed.text).toMatch(/Closed tab \d+/);
     const list = await a.call('browser_tabs', { action: 'list' });
     expect(list.text).not.toContain('alert waiting');
+  });
+});
+
+describe('two CDP clients on one browser', () => {
+  it('a dialog another client answers first does not crash the server; handle_dialog says it was already answered', async () => {
+    expect((await a.call('browser_navigate', { url: pages.url })).isError).toBe(false);
+    const port = Number(readFileSync(join(forge.stateDir, 'profiles/default/default/chromium/DevToolsActivePort'), 'utf8').split('\n')[0]);
+    const targets = (await CDP.List({ port })) as Array<{ id: string; type: string; url: string }>;
+    const target = targets.find((t) => t.type === 'page' && t.url === pages.url)!;
+    // A rival client that answers every dialog the moment it opens, racing forge's hold.
+    const rival = await CDP({ port, target: target.id });
+    await rival.send('Page.enable');
+    const answered = new Promise<void>((resolve) => {
+      rival.on('Page.javascriptDialogOpening', () => { void rival.send('Page.handleJavaScriptDialog', { accept: true }).finally(resolve); });
+    });
+    await click('Confirm');
+    await answered;
+    await rival.close();
+    const r = await a.call('browser_handle_dialog', { accept: false });
+    expect(r.isError).toBe(false);
+    expect(r.text).toContain('was already answered');
+    expect((await a.call('browser_evaluate', { function: '() => document.title' })).text).toContain('"yes"');
   });
 });

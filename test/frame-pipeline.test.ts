@@ -126,7 +126,8 @@ describe('frames from a watched tab', () => {
     await pipeline.capture(target, 10, 1280, 720);
     const v = await new Viewer().open();
     v.watch(10);
-    await sleep(3000);
+    // Under load the first frames take a while; the invariant is that they come and change.
+    for (let i = 0; i < 200 && v.frames.length <= 5; i++) await sleep(100);
     v.close();
     await pipeline.uncapture(target);
     expect(v.frames.length).toBeGreaterThan(5);

@@ -18,6 +18,7 @@ import { SHUTDOWN_TIMEOUT_MS } from '../shared/limits.js';
 import type { FromRelay, RelayWorkerData } from '../workers/relay/protocol.js';
 import type { Surface } from './surface.js';
 import { BrowserSurface } from './browser/surface.js';
+import { TerminalSurface } from './terminal/surface.js';
 import { sweepDeadFramebuffers } from '../workers/cdp/host.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -34,6 +35,10 @@ export interface ServerContext {
   stateDir: string;
   token: string;
   hub: ViewerHub;
+  /** Signs hand-off links. */
+  linkSecret: string;
+  /** The server's public address, http://host:port, once it listens. */
+  baseUrl: () => string;
 }
 
 export async function startServer(opts: ServeOptions): Promise<void> {
@@ -42,9 +47,11 @@ export async function startServer(opts: ServeOptions): Promise<void> {
   sweepDeadFramebuffers();
   const port = opts.port ?? config.server.port;
   const token = randomBytes(24).toString('base64url');
+  const linkSecret = randomBytes(32).toString('base64url');
   const version = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }).version;
 
   const surfaces: Surface[] = [];
+  let baseUrl = '';
   const mcp = new McpEndpoint(token, {
     profileFor: (seat) => {
       if (seat.org !== config.org.name) throw new ForgeError('auth', `seat ${seat.key} is not in org ${config.org.name}, the only org this server runs`);
@@ -56,11 +63,12 @@ export async function startServer(opts: ServeOptions): Promise<void> {
   const mcpPort = await mcp.listen();
 
   const relay = new Worker(join(here, '..', 'workers', 'relay', 'worker.js'), {
-    workerData: { host: config.server.host, port, token, org: config.org.name, webDir: join(root, 'dist', 'web'), mcpPort } satisfies RelayWorkerData,
+    workerData: { host: config.server.host, port, token, org: config.org.name, webDir: join(root, 'dist', 'web'), mcpPort, linkSecret } satisfies RelayWorkerData,
   });
   const hub = new ViewerHub(relay);
-  const ctx: ServerContext = { config, stateDir, token, hub };
+  const ctx: ServerContext = { config, stateDir, token, hub, linkSecret, baseUrl: () => baseUrl };
   surfaces.push(new BrowserSurface(ctx));
+  surfaces.push(new TerminalSurface(ctx));
   for (const s of surfaces) s.attachViewers(hub);
 
   const listening = await new Promise<number>((resolve, reject) => {
@@ -73,6 +81,7 @@ export async function startServer(opts: ServeOptions): Promise<void> {
   });
 
   const base = `http://${config.server.host}:${listening}`;
+  baseUrl = base;
   const info = { pid: process.pid, port: listening, viewer_url: `${base}/?token=${token}`, mcp_url: `${base}/mcp`, token };
   writeServerInfo(stateDir, info);
   const gauges = setInterval(() => {

@@ -10,7 +10,14 @@ import type { FromRelay, ToRelay } from '../workers/relay/protocol.js';
 import { isForgeError } from '../shared/errors.js';
 import { log } from './logging.js';
 
-export interface ViewerInfo { id: number; org: string; query: URLSearchParams; openedAt: number }
+export interface ViewerInfo {
+  id: number;
+  org: string;
+  query: URLSearchParams;
+  openedAt: number;
+  /** Set for a viewer that came in through a hand-off link: it may see that page only. */
+  handoff?: string;
+}
 
 export type MessageHandler = (viewer: ViewerInfo, msg: ClientMessage) => void | Promise<void>;
 
@@ -51,7 +58,7 @@ export class ViewerHub {
   dispatch(m: FromRelay): void {
     switch (m.t) {
       case 'open': {
-        const v: ViewerInfo = { id: m.viewer, org: m.org, query: new URLSearchParams(m.query), openedAt: Date.now() };
+        const v: ViewerInfo = { id: m.viewer, org: m.org, query: new URLSearchParams(m.query), openedAt: Date.now(), ...(m.handoff ? { handoff: m.handoff } : {}) };
         this.viewers.set(v.id, v);
         for (const cb of this.openListeners) safe(() => cb(v));
         break;

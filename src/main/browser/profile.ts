@@ -15,6 +15,8 @@ import { log } from '../logging.js';
 const POPUP_SETTLE_MS = 40;
 /** How long an orderly Browser.close may take before the host's processes are signalled, ms. */
 const BROWSER_CLOSE_WAIT_MS = 2_000;
+/** A page call's outer bound, ms: past every driver timeout, it catches a host that stopped answering. */
+const PAGE_CALL_DEADLINE_MS = 90_000;
 /** After a page closes under a call, how long to wait for its host's exit to be reported, ms. */
 const HOST_DEATH_GRACE_MS = 2_000;
 /** Longest wait for an announced popup to become a tab, ms; past it the call answers without it. */
@@ -25,6 +27,10 @@ export interface ProfileEvents {
   changed(profile: ProfileBrowser): void;
   /** The host died or ended: viewers of its tabs get the sentence. */
   hostEnded(profile: ProfileBrowser, sentence: string): void;
+  /** A page opened a popup (a surface showing the opener follows it in). */
+  popupOpened?(profile: ProfileBrowser, opener: Tab, popup: Tab): void;
+  /** A popup closed (a surface showing it hands back to the opener). */
+  popupClosed?(profile: ProfileBrowser, popup: Tab, opener: Tab): void;
 }
 
 export interface CallOptions {
@@ -39,6 +45,8 @@ export class ProfileBrowser {
   lastActivity = Date.now();
   /** Viewers attached to this profile's tabs; the idle close skips a profile someone watches. */
   viewers = 0;
+  /** Page calls running now; the idle clock never closes a host under a call. */
+  inFlight = 0;
   private starting?: Promise<void>;
   /** Seats whose tabs died with a host and who have not yet been told. */
   private deathNotices = new Map<string, string>();
@@ -53,6 +61,16 @@ export class ProfileBrowser {
   constructor(readonly key: string, readonly dir: string, private readonly events: ProfileEvents) {}
 
   get cacheRoot(): string { return this.dir; }
+  /** Tells the profile's listeners its tab states changed (a hold taken or released). */
+  announce(): void { this.events.changed(this); }
+
+  /** Whether the idle clock may close this profile's host now. */
+  idleFor(ms: number): boolean {
+    if (!this.host || this.starting || this.inFlight > 0 || this.viewers > 0) return false;
+    if (this.tabs.all().some((t) => t.heldBy)) return false;
+    return Date.now() - this.lastActivity >= ms;
+  }
+
   get hostState(): 'connected' | 'idle' | 'none' {
     if (!this.host?.alive) return 'none';
     return this.driver ? 'connected' : 'idle';
@@ -151,6 +169,7 @@ export class ProfileBrowser {
   async call<T>(seat: string, tool: string, work: (tab: Tab, driver: Driver) => Promise<T>, opts: CallOptions & { tab?: Tab } = {}): Promise<{ value?: T; dialogOpened?: Tab; notice?: string; tab: Tab }> {
     const t0 = Date.now();
     this.lastActivity = t0;
+    this.inFlight++;
     let outcome = 'ok';
     let hostPid = this.host?.pid ?? 0;
     let port = this.host?.cdpPort ?? 0;
@@ -178,7 +197,11 @@ export class ProfileBrowser {
       job.catch(() => undefined); // a job a dialog or a death overtook must not become unhandled
       death.catch(() => undefined);
       try {
-        const first = await Promise.race([job.then((value) => ({ value })), dialog, death]);
+        let deadline: NodeJS.Timeout | undefined;
+        const stalled = new Promise<never>((_, reject) => {
+          deadline = setTimeout(() => reject(new ForgeError('host_not_answering', `the host is not answering: ${tool} on tab ${tab.number} had no answer within ${PAGE_CALL_DEADLINE_MS / 1000} s (host pid ${host.pid})`)), PAGE_CALL_DEADLINE_MS);
+        });
+        const first = await Promise.race([job.then((value) => ({ value })), dialog, death, stalled]).finally(() => clearTimeout(deadline));
         if (first === 'dialog') { outcome = 'dialog'; return { dialogOpened: tab, tab, notice }; }
         return { value: first.value, tab, notice };
       } finally {
@@ -189,6 +212,7 @@ export class ProfileBrowser {
       if (isForgeError(e, 'host_exited')) this.deathNotices.delete(seat);
       throw e;
     } finally {
+      this.inFlight--;
       this.lastActivity = Date.now();
       log.info({ seat, tool, profile: this.key, hostPid, port, cacheRoot: this.cacheRoot, ms: Date.now() - t0, outcome }, 'page call');
     }
@@ -243,6 +267,16 @@ export class ProfileBrowser {
   }
 
   async closeTab(tab: Tab): Promise<void> {
+    if (this.tabs.size === 1) {
+      // The host's last window: blanked and handed back as its boot tab, since closing it would end Chromium.
+      const held = tab.dialog;
+      this.tabs.release(tab);
+      if (held) await held.dialog.dismiss().catch(() => undefined);
+      await tab.page.goto('about:blank', { timeout: NAVIGATION_TIMEOUT_MS }).catch(() => undefined);
+      tab.title = '';
+      this.events.changed(this);
+      return;
+    }
     // A held dialog goes with its tab; beforeunload is not run again.
     await tab.page.close({ runBeforeUnload: false }).catch(() => undefined);
     this.tabs.remove(tab.pageId);
@@ -290,6 +324,7 @@ export class ProfileBrowser {
     const tab = this.wire(this.tabs.add({ page, targetId, owner, title: '', ...(opener ? { openerPageId: opener.pageId } : {}) }));
     if (opener) {
       opener.popups.add(tab.pageId);
+      this.events.popupOpened?.(this, opener, tab);
       if (owner) {
         this.tabs.setCurrent(owner, tab);
         opener.notices.push(`tab ${opener.number} opened a popup: tab ${tab.number} (${tab.pageId}), now your current tab`);
@@ -312,6 +347,7 @@ export class ProfileBrowser {
       const opener = tab.openerPageId ? this.tabs.get(tab.openerPageId) : undefined;
       this.tabs.remove(tab.pageId);
       if (opener && tab.owner) opener.notices.push(`the popup in tab ${tab.number} closed; tab ${opener.number} is your current tab again`);
+      if (opener) this.events.popupClosed?.(this, tab, opener);
       this.events.changed(this);
     });
     const refreshTitle = (): void => {

@@ -9,11 +9,12 @@ import { ProfileBrowser, type ProfileEvents } from './profile.js';
 import { registerBrowserTools } from './tools.js';
 import { log } from '../logging.js';
 import { BrowserViewing } from './viewing.js';
+import { BrowserHandOffs } from './handoff.js';
 import { profileKeyFor } from '../config.js';
 import { parseSeat } from '../seat.js';
 
-/** How often the idle sweep looks at the profiles, ms. */
-const IDLE_SWEEP_PERIOD_MS = 15_000;
+/** How often the idle sweep looks at the profiles at most, ms; a short idle_minutes looks more often. */
+const IDLE_SWEEP_PERIOD_MAX_MS = 15_000;
 
 export class BrowserSurface implements Surface {
   readonly name = 'browser';
@@ -23,9 +24,11 @@ export class BrowserSurface implements Surface {
   private endListeners: Array<(p: ProfileBrowser, sentence: string) => void> = [];
   private sessions = new Map<string, number>();
   private viewing?: BrowserViewing;
+  private handOffs?: BrowserHandOffs;
 
   constructor(private readonly ctx: ServerContext) {
-    this.sweep = setInterval(() => void this.idleSweep(), IDLE_SWEEP_PERIOD_MS);
+    const period = Math.max(250, Math.min(IDLE_SWEEP_PERIOD_MAX_MS, (ctx.config.browser.idleMinutes * 60_000) / 4));
+    this.sweep = setInterval(() => void this.idleSweep(), period);
     this.sweep.unref();
   }
 
@@ -35,6 +38,8 @@ export class BrowserSurface implements Surface {
       const events: ProfileEvents = {
         changed: (pp) => { for (const l of this.changeListeners) l(pp); },
         hostEnded: (pp, s) => { for (const l of this.endListeners) l(pp, s); },
+        popupOpened: (pp, opener, popup) => this.viewing?.follow(pp, opener, popup),
+        popupClosed: (pp, popup, opener) => this.viewing?.follow(pp, popup, opener),
       };
       p = new ProfileBrowser(key, profileDir(this.ctx.stateDir, key), events);
       this.profiles.set(key, p);
@@ -48,6 +53,7 @@ export class BrowserSurface implements Surface {
 
   registerTools(server: McpServer, ctx: SessionContext): void {
     registerBrowserTools(server, ctx, this);
+    this.handOffs?.registerTool(server, ctx);
     const n = (this.sessions.get(ctx.seat.key) ?? 0) + 1;
     this.sessions.set(ctx.seat.key, n);
     this.profile(ctx.profileKey).seatActive(ctx.seat.key, true);
@@ -61,9 +67,15 @@ export class BrowserSurface implements Surface {
   }
 
   attachViewers(hub: ViewerHub): void {
+    const handOffs = new BrowserHandOffs(hub, { profile: (key) => this.profile(key), baseUrl: this.ctx.baseUrl, linkSecret: this.ctx.linkSecret });
+    this.handOffs = handOffs;
+    handOffs.attachViewers();
     this.viewing = new BrowserViewing(hub, {
       profile: (key) => this.profile(key),
       profileKeyFor: (seat) => profileKeyFor(this.ctx.config, seat ? parseSeat(seat).project : '*'),
+      handOffPage: (id) => handOffs.pageOf(id),
+      handOffOpened: (id) => handOffs.opened(id),
+      idleMinutes: this.ctx.config.browser.idleMinutes,
     });
     this.viewing.attach();
     this.onChanged((p) => this.viewing?.profileChanged(p));
@@ -73,9 +85,7 @@ export class BrowserSurface implements Surface {
   private async idleSweep(): Promise<void> {
     const limitMs = this.ctx.config.browser.idleMinutes * 60_000;
     for (const p of this.profiles.values()) {
-      if (!p.host) continue;
-      if (p.viewers > 0 || p.tabs.all().some((t) => t.heldBy)) continue;
-      if (Date.now() - p.lastActivity < limitMs) continue;
+      if (!p.idleFor(limitMs)) continue;
       log.info({ profile: p.key }, 'idle close');
       await p.end('idle').catch(() => undefined);
     }
@@ -89,6 +99,7 @@ export class BrowserSurface implements Surface {
 
   async stop(): Promise<void> {
     clearInterval(this.sweep);
+    this.handOffs?.stop();
     await this.viewing?.stop();
     await Promise.allSettled([...this.profiles.values()].map((p) => p.end('the server is stopping')));
   }

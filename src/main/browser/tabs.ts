@@ -71,6 +71,23 @@ export class TabRegistry {
     return tab;
   }
 
+  /**
+   * The tab goes back to the host as its unowned boot tab under a new page id: Chromium quits when
+   * its last window closes, so the last tab is blanked rather than closed.
+   */
+  release(tab: Tab): void {
+    for (const [seat, id] of this.current) if (id === tab.pageId) this.current.delete(seat);
+    this.tabs.delete(tab.pageId);
+    tab.pageId = newPageId();
+    tab.owner = null;
+    tab.title = '';
+    tab.dialog = undefined;
+    tab.fileChooser = undefined;
+    tab.notices = [];
+    this.tabs.set(tab.pageId, tab);
+    for (const [seat, id] of this.current) if (!this.tabs.has(id)) this.current.delete(seat);
+  }
+
   clear(): Tab[] {
     const all = [...this.tabs.values()];
     this.tabs.clear();

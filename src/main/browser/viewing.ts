@@ -25,9 +25,14 @@ export interface BrowserDirectory {
   profile(key: string): ProfileBrowser;
   /** The profile a viewer sees: its seat's (by the seat's project) or the org's own. */
   profileKeyFor(seat?: string): string;
+  /** The page a hand-off link shows. */
+  handOffPage(id: string): { profileKey: string; pageId: string; tabNumber: number } | undefined;
+  handOffOpened(id: string): void;
+  /** [browser] idle_minutes: the strip's hover says when an unwatched host closes. */
+  idleMinutes: number;
 }
 
-interface Watch { profile: ProfileBrowser; tab: Tab; w: number; h: number; since: number }
+interface Watch { profile: ProfileBrowser; tab: Tab; pageId: string; w: number; h: number; since: number }
 interface ViewerState { info: ViewerInfo; subscribed?: string; watch?: Watch; surface: { w: number; h: number } }
 interface HostFrames { pipeline: FramePipeline; source: number }
 
@@ -80,13 +85,19 @@ export class BrowserViewing {
   // ---- the tab list ----
 
   private subscribe(v: ViewerInfo, m: Extract<ClientMessage, { t: 'tabs' }>): void {
+    if (v.handoff) throw new ForgeError('auth', 'a hand-off link shows its own page only; it has no tab list');
     const p = this.profileFor(v, m.seat);
     this.state(v).subscribed = p.key;
     this.hub.send(v.id, this.tabList(p));
   }
 
   tabList(p: ProfileBrowser): ServerMessage {
-    return { t: 'tabs', profile: p.key, host: p.hostState, tabs: p.host?.alive ? p.tabs.all().map((t) => p.tabs.row(t, p.seatInUse)) : [] };
+    // The host's unowned blank boot tab is nobody's page: a profile with only that has no tab to show.
+    const tabs = p.host?.alive ? p.tabs.all().filter((t) => t.owner).map((t) => p.tabs.row(t, p.seatInUse)) : [];
+    const held = tabs.some((t) => t.state === 'held');
+    const closing = p.host?.alive && p.viewers === 0 && !held
+      ? { closingInMinutes: Math.max(0, Math.ceil(this.dir.idleMinutes - (Date.now() - p.lastActivity) / 60_000)) } : {};
+    return { t: 'tabs', profile: p.key, host: p.hostState, ...closing, tabs };
   }
 
   /** A profile's tabs changed: its subscribers get the list, viewers of a closed tab are told. */
@@ -95,7 +106,22 @@ export class BrowserViewing {
     if (subs.length) this.hub.send(subs, this.tabList(p));
     for (const s of this.viewers.values()) {
       const w = s.watch;
-      if (w?.profile === p && !p.tabs.get(w.tab.pageId)) void this.lose(s, `tab ${w.tab.number} is not open`);
+      // A closed tab, or the last one handed back to the host blank under a new page id.
+      if (w?.profile === p && p.tabs.get(w.pageId) !== w.tab && !(w.tab.openerPageId && p.tabs.get(w.tab.openerPageId))) void this.lose(s, `tab ${w.tab.number} is not open`);
+    }
+  }
+
+  /**
+   * The takeover follows a popup in: every surface showing `from` moves to `to` (a popup that
+   * opened, or the opener its popup handed back to), with its own size and role kept.
+   */
+  follow(p: ProfileBrowser, from: Tab, to: Tab): void {
+    for (const s of this.viewers.values()) {
+      if (s.watch?.profile !== p || s.watch.tab !== from || s.info.handoff) continue;
+      const wasController = this.controllers.get(from.pageId) === s.info.id;
+      void this.attachTab(s.info, { t: 'attach', pageId: to.pageId, w: s.surface.w, h: s.surface.h })
+        .then(() => { if (wasController) return this.control(s.info, { t: 'control', take: true }); })
+        .catch((e: Error) => this.hub.send(s.info.id, { t: 'error', for: 'attach', message: e.message }));
     }
   }
 
@@ -120,23 +146,32 @@ export class BrowserViewing {
   private async attachTab(v: ViewerInfo, m: Extract<ClientMessage, { t: 'attach' }>): Promise<void> {
     const s = this.state(v);
     s.surface = surfaceSize(m.w, m.h);
-    const p = this.profileFor(v, m.seat);
-    s.subscribed ??= p.key;
-    if (!p.host?.alive || p.tabs.size === 0) throw new ForgeError('tab_not_open', 'the profile has no tab to show yet');
+    if (v.handoff) {
+      // A link shows the page its hand-off named, and nothing else.
+      const page = this.dir.handOffPage(v.handoff);
+      if (!page) throw new ForgeError('hand_off', 'this hand-off has been answered; the link shows nothing more');
+      const hp = this.dir.profile(page.profileKey);
+      if (!hp.tabs.get(page.pageId)) throw new ForgeError('tab_not_open', `the page the hand-off named (${page.pageId}) is gone from profile ${hp.key}; tabs open now: ${hp.tabs.all().map((t) => `tab ${t.number}`).join(', ') || 'none'}`);
+      m = { ...m, pageId: page.pageId, tab: undefined, seat: undefined };
+      this.dir.handOffOpened(v.handoff);
+    }
+    const p = v.handoff ? this.dir.profile(this.dir.handOffPage(v.handoff)!.profileKey) : this.profileFor(v, m.seat);
+    if (!v.handoff) s.subscribed ??= p.key;
+    if (!p.host?.alive || !p.tabs.all().some((t) => t.owner)) throw new ForgeError('tab_not_open', 'the profile has no tab to show yet');
     let tab: Tab | undefined;
     if (m.pageId !== undefined) {
       tab = p.tabs.get(String(m.pageId));
       if (!tab) throw new ForgeError('tab_not_open', `the page ${String(m.pageId)} is not open in profile ${p.key}; tabs open now: ${p.tabs.all().map((t) => `tab ${t.number} (${t.pageId})`).join(', ')}`);
     } else if (m.tab !== undefined) {
       tab = p.tabs.byNumber(Number(m.tab));
-      if (!tab) throw new ForgeError('tab_not_open', `tab ${String(m.tab)} is not open`);
+      if (!tab?.owner) throw new ForgeError('tab_not_open', `tab ${String(m.tab)} is not open`);
     } else {
-      tab = p.tabs.all()[0];
+      tab = p.tabs.all().find((t) => t.owner)!;
     }
     if (s.watch?.tab === tab) { await this.relayout(tab); this.pushView(tab); return; }
     await this.detach(v.id);
     const host = p.host;
-    s.watch = { profile: p, tab, w: s.surface.w, h: s.surface.h, since: Date.now() };
+    s.watch = { profile: p, tab, pageId: tab.pageId, w: s.surface.w, h: s.surface.h, since: Date.now() };
     p.viewers++;
     p.lastActivity = Date.now();
     const frames = await this.framesFor(host);

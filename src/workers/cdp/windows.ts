@@ -17,6 +17,12 @@ const CHROME_TOP_GUESS = 87;
 /** How long a window resize may take to reach the page, ms. */
 const RESIZE_SETTLE_MS = 3000;
 const RESIZE_POLL_MS = 20;
+/**
+ * Chromium's narrowest window on X, px (measured: a 200–500 px request all gave 500). A narrower
+ * surface (a phone in portrait) gets a window this wide and the page laid out at the surface's own
+ * width by device-metrics emulation, captured from the viewport's left edge.
+ */
+export const WINDOW_MIN_VIEWPORT_WIDTH = 500;
 /** Gap between tiles, px: a window's shadow or border never bleeds into its neighbour's region. */
 const TILE_GAP = 8;
 
@@ -80,6 +86,17 @@ export class WindowPlacer {
    * the page's innerWidth/innerHeight), not assumed.
    */
   async place(targetId: string, sessionId: string, w: number, h: number): Promise<PlacedWindow> {
+    const placed = await this.placeWindow(targetId, sessionId, Math.max(w, WINDOW_MIN_VIEWPORT_WIDTH), h);
+    if (w < WINDOW_MIN_VIEWPORT_WIDTH) {
+      await this.cdp.send('Emulation.setDeviceMetricsOverride', { width: w, height: h, deviceScaleFactor: 1, mobile: false }, sessionId);
+      await this.settle(sessionId, w, h);
+    }
+    return { windowId: placed.windowId, viewport: { ...placed.viewport, w } };
+  }
+
+  private async placeWindow(targetId: string, sessionId: string, w: number, h: number): Promise<PlacedWindow> {
+    // Measure the real viewport: a narrow layout from an earlier placement is emulation, not the window.
+    await this.cdp.send('Emulation.clearDeviceMetricsOverride', {}, sessionId).catch(() => undefined);
     const { windowId, bounds } = await this.windowOf(targetId);
     if (bounds.width > 0 && (await this.viewportSize(sessionId)).w > 0) {
       // Learn this host's chrome from the window as it is before moving anything.

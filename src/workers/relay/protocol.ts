@@ -16,6 +16,8 @@ export interface RelayWorkerData {
   webDir: string;
   /** Loopback port of the main thread's MCP endpoint; /mcp is proxied there. */
   mcpPort: number;
+  /** Secret that signs hand-off links (see links.ts). */
+  linkSecret: string;
 }
 
 /** main → relay */
@@ -42,7 +44,8 @@ export type ToRelay =
 export type FromRelay =
   | { t: 'listening'; port: number }
   | { t: 'listen_failed'; message: string }
-  | { t: 'open'; viewer: number; org: string; query: string }
+  /** A viewer authenticated: with the server's token, or with a hand-off link (`handoff` names it). */
+  | { t: 'open'; viewer: number; org: string; query: string; handoff?: string }
   | { t: 'message'; viewer: number; msg: ClientMessage }
   | { t: 'close'; viewer: number }
   | { t: 'fanout_stats'; counters: FanoutCounters; cpuMs: number }

@@ -8,6 +8,7 @@ import { timingSafeEqual } from 'node:crypto';
 import { App, us_listen_socket_close, us_socket_local_port, type WebSocket, type us_listen_socket } from './uws.js';
 import { loadStatic } from './static.js';
 import { proxyToMcp } from './proxy.js';
+import { verifyLink } from './links.js';
 import type { FromRelay, RelayWorkerData, ToRelay } from './protocol.js';
 import { decodeControl, encodeControl } from '../../shared/protocol.js';
 import { SOCKET_INBOUND_MAX_BYTES } from '../../shared/limits.js';
@@ -25,7 +26,7 @@ const UWS_PAYLOAD_CEILING_BYTES = 2 * SOCKET_INBOUND_MAX_BYTES;
 /** uWS's own backpressure cap per socket, bytes: the fan-out skips a viewer long before this. */
 const VIEWER_MAX_BACKPRESSURE_BYTES = 8 * 1024 * 1024;
 
-interface Viewer { id: number; org: string; authed: boolean; query: string; closed: boolean }
+interface Viewer { id: number; org: string; authed: boolean; query: string; closed: boolean; handoff?: string }
 
 const data = workerData as RelayWorkerData;
 const port = parentPort!;
@@ -39,22 +40,26 @@ const fanout = new Fanout();
 const frameSources = new Map<number, FrameSource>();
 const counters = { viewers_opened: 0, messages_in: 0, bytes_out: 0, frames_sent: 0, frames_skipped: 0, bad_messages: 0 };
 
-function tokenOk(given: string): boolean {
+/** What a token grants: the whole org (the server's token), one hand-off's page (a link), or nothing. */
+function grant(given: string): { ok: false } | { ok: true; handoff?: string } {
   const a = Buffer.from(given);
   const b = Buffer.from(data.token);
-  return a.length === b.length && timingSafeEqual(a, b);
+  if (a.length === b.length && timingSafeEqual(a, b)) return { ok: true };
+  const link = verifyLink(data.linkSecret, given);
+  return link ? { ok: true, handoff: link.handoff } : { ok: false };
 }
 
 function sendError(ws: WebSocket<Viewer>, message: string, forKind?: string, id?: number): void {
   ws.send(encodeControl({ t: 'error', message, ...(forKind ? { for: forKind } : {}), ...(id !== undefined ? { id } : {}) }), true);
 }
 
-function authed(ws: WebSocket<Viewer>): void {
+function authed(ws: WebSocket<Viewer>, handoff: string | undefined): void {
   const v = ws.getUserData();
   v.authed = true;
+  v.handoff = handoff;
   sockets.set(v.id, ws);
   counters.viewers_opened++;
-  post({ t: 'open', viewer: v.id, org: v.org, query: v.query });
+  post({ t: 'open', viewer: v.id, org: v.org, query: v.query, ...(handoff ? { handoff } : {}) });
 }
 
 const app = App();
@@ -68,7 +73,7 @@ app.ws<Viewer>('/ws', {
     const query = req.getQuery() ?? '';
     const token = new URLSearchParams(query).get('token');
     // A wrong token is refused at the door; a missing one may still come as the first message.
-    if (token !== null && !tokenOk(token)) {
+    if (token !== null && !grant(token).ok) {
       res.writeStatus('401 Unauthorized').end('the viewer token is wrong');
       return;
     }
@@ -82,7 +87,11 @@ app.ws<Viewer>('/ws', {
   },
   open: (ws) => {
     const v = ws.getUserData();
-    if (new URLSearchParams(v.query).get('token') !== null) authed(ws);
+    const token = new URLSearchParams(v.query).get('token');
+    if (token !== null) {
+      const g = grant(token);
+      if (g.ok) authed(ws, g.handoff);
+    }
   },
   message: (ws, message, isBinary) => {
     const v = ws.getUserData();
@@ -105,8 +114,9 @@ app.ws<Viewer>('/ws', {
     }
     const msg = decoded.msg;
     if (!v.authed) {
-      if (msg.t === 'hello' && typeof msg.token === 'string' && tokenOk(msg.token)) {
-        authed(ws);
+      const g = msg.t === 'hello' && typeof msg.token === 'string' ? grant(msg.token) : { ok: false as const };
+      if (g.ok) {
+        authed(ws, g.handoff);
         return;
       }
       ws.end(4401, 'a viewer must send its token first');

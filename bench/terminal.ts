@@ -1,0 +1,219 @@
+/**
+ * Terminal throughput and latency, side by side in one run:
+ *  - `cat` of a 100 MB file through a bare node-pty pipe (what a user would pick instead);
+ *  - the same file through forge: PTY → screen model → kind-4 frames → 1 and 10 viewer sockets;
+ *  - keystroke-to-echo latency for the keyboard holder, socket to socket;
+ *  - the server's RSS before and at its peak during the floods.
+ * Usage: ./forge bench terminal [--json] [--mb N] [--runs N]. The last line is one JSON object.
+ * Goals: 10 viewers at ≥ 0.5x the bare pipe; echo p50 ≤ 5 ms; RSS flat during the flood.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, writeFileSync, readFileSync, existsSync, rmSync, openSync, writeSync, closeSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import nodePty from 'node-pty';
+import WebSocket from 'ws';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { decodeControl, encodeControl, FRAME_KIND_TERMINAL } from '../src/shared/protocol.js';
+import { readTermHeader } from '../src/shared/terminal.js';
+
+const { values } = parseArgs({ options: { json: { type: 'boolean' }, mb: { type: 'string' }, runs: { type: 'string' } } });
+const FILE_MB = Number(values.mb ?? 100);
+/** Rounds of (bare, 1 viewer, 10 viewers); 3 by default for a median that a busy machine moves less. */
+const RUNS = Number(values.runs ?? 3);
+const ECHO_SAMPLES = 200;
+const COLS = 120;
+const ROWS = 40;
+const SEAT = 'default/bench/lead';
+const DONE_MARK = Buffer.from('\x1b]133;D');
+
+const say = (s: string): void => { if (!values.json) process.stdout.write(s + '\n'); else process.stderr.write(s + '\n'); };
+const median = (xs: number[]): number => { const s = [...xs].sort((a, b) => a - b); return s[Math.floor(s.length / 2)]; };
+const pct = (xs: number[], p: number): number => { const s = [...xs].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.floor(s.length * p))]; };
+const round = (n: number, d = 2): number => Math.round(n * 10 ** d) / 10 ** d;
+
+function makeFile(dir: string): string {
+  const file = join(dir, 'flood.txt');
+  const line = (i: number): string => `${String(i).padStart(9, '0')} the quick brown fox jumps over the lazy dog ${'abcdefghijklmnopqrstuvwxyz0123456789'.slice(i % 30)}\n`;
+  let block = '';
+  for (let i = 0; block.length < 1024 * 1024; i++) block += line(i);
+  const fd = openSync(file, 'w');
+  const buf = Buffer.from(block.slice(0, 1024 * 1024));
+  for (let i = 0; i < FILE_MB; i++) writeSync(fd, buf);
+  closeSync(fd);
+  return file;
+}
+
+async function barePipe(file: string): Promise<number> {
+  const t0 = performance.now();
+  const p = nodePty.spawn('/bin/cat', [file], { name: 'xterm-256color', cols: COLS, rows: ROWS, cwd: tmpdir(), env: process.env as Record<string, string>, encoding: null });
+  let bytes = 0;
+  p.onData((d) => { bytes += (d as unknown as Buffer).length; });
+  await new Promise<void>((r) => p.onExit(() => r()));
+  const s = (performance.now() - t0) / 1000;
+  if (bytes < FILE_MB * 1024 * 1024) throw new Error(`the bare pipe delivered only ${bytes} bytes`);
+  return FILE_MB / s;
+}
+
+class BenchViewer {
+  term = 0;
+  bytes = 0;
+  private tail: Buffer = Buffer.alloc(0);
+  private onDone: (() => void) | null = null;
+  /** When the last repaint arrived: a watcher dropped for being slow catches up through one. */
+  lastKeyframeAt = 0;
+  repaints = 0;
+  private echo: ((s: string) => void) | null = null;
+  messages: Array<Record<string, unknown>> = [];
+
+  constructor(readonly ws: WebSocket) {
+    ws.on('message', (data: Buffer) => {
+      if (data[0] === FRAME_KIND_TERMINAL) {
+        const h = readTermHeader(new DataView(data.buffer, data.byteOffset, data.byteLength));
+        const payload = data.subarray(h.hdrlen);
+        this.bytes += payload.length;
+        if (h.flags & 1) { this.lastKeyframeAt = performance.now(); this.repaints++; }
+        this.send({ t: 'term_ack', term: h.id, bytes: payload.length });
+        if (this.echo) this.echo(payload.toString('latin1'));
+        if (this.onDone) {
+          if (payload.includes(DONE_MARK) || Buffer.concat([this.tail, payload.subarray(0, 16)]).includes(DONE_MARK)) {
+            const d = this.onDone;
+            this.onDone = null;
+            d();
+          }
+          this.tail = payload.subarray(Math.max(0, payload.length - 16));
+        }
+        return;
+      }
+      const d = decodeControl(new Uint8Array(data));
+      if (d.ok) {
+        this.messages.push(d.msg as Record<string, unknown>);
+        if (d.msg.t === 'term_view') this.term = d.msg.term as number;
+      }
+    });
+  }
+
+  static async open(port: number, token: string): Promise<BenchViewer> {
+    const ws = new WebSocket(`ws://127.0.0.1:${port}/ws?token=${token}`);
+    await new Promise((res, rej) => { ws.once('open', res); ws.once('error', rej); });
+    const v = new BenchViewer(ws);
+    v.send({ t: 'term_attach', seat: SEAT, cols: COLS, rows: ROWS });
+    while (!v.term) await new Promise((r) => setTimeout(r, 20));
+    return v;
+  }
+
+  send(m: Record<string, unknown>): void { this.ws.send(encodeControl(m as never)); }
+  nextDone(): Promise<void> { this.tail = Buffer.alloc(0); return new Promise((r) => { this.onDone = r; }); }
+  waitEcho(ch: string): Promise<void> {
+    return new Promise((r) => { this.echo = (s) => { if (s.includes(ch)) { this.echo = null; r(); } }; });
+  }
+}
+
+function rssMb(pid: number): number {
+  try { return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024; } catch { return 0; }
+}
+
+async function main(): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'forge-bench-term-'));
+  const stateDir = join(dir, 'state');
+  // A plain bash with no user rc files: the bench measures forge, not someone's prompt.
+  writeFileSync(join(dir, 'forge.toml'), '[terminal]\nshell = "/bin/bash"\n');
+  const file = makeFile(dir);
+  say(`file: ${FILE_MB} MB`);
+  const server = spawn(process.execPath, ['dist/src/main/cli.js', 'serve', '--state', stateDir, '--port', '0', '--config', join(dir, 'forge.toml')], {
+    stdio: 'ignore', env: { ...process.env, FORGE_LOG_LEVEL: 'warn', HOME: dir },
+  });
+  try {
+    while (!existsSync(join(stateDir, 'server.json'))) {
+      if (server.exitCode !== null) throw new Error('forge did not start');
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    const info = JSON.parse(readFileSync(join(stateDir, 'server.json'), 'utf8')) as { port: number; token: string; mcp_url: string; pid: number };
+    const agent = new Client({ name: 'forge-bench', version: '0' });
+    await agent.connect(new StreamableHTTPClientTransport(new URL(`${info.mcp_url}?seat=${SEAT}`), { requestInit: { headers: { Authorization: `Bearer ${info.token}` } } }));
+    await agent.callTool({ name: 'terminal__run', arguments: { command: 'true' } });
+    const rssBefore = rssMb(info.pid);
+    let rssPeak = rssBefore;
+    const sampler = setInterval(() => { rssPeak = Math.max(rssPeak, rssMb(info.pid)); }, 100);
+
+    const viewers: BenchViewer[] = [await BenchViewer.open(info.port, info.token)];
+    const flood = async (): Promise<number> => {
+      const seen = viewers.map(() => false);
+      viewers.forEach((v, i) => void v.nextDone().then(() => { seen[i] = true; }));
+      const repaintsBefore = viewers.reduce((n, v) => n + v.repaints, 0);
+      const t0 = performance.now();
+      await agent.callTool({ name: 'terminal__run', arguments: { command: `cat ${file}`, timeout_ms: 600_000 } }, undefined, { timeout: 600_000 });
+      const ranAt = performance.now();
+      // Every viewer has drawn the end: it saw the done mark, or (dropped for being slow) a repaint since.
+      while (!viewers.every((v, i) => seen[i] || v.lastKeyframeAt >= ranAt)) await new Promise((r) => setTimeout(r, 5));
+      const dropped = viewers.reduce((n, v) => n + v.repaints, 0) - repaintsBefore;
+      if (dropped) say(`  (${dropped} repaints for viewers that fell behind)`);
+      return FILE_MB / ((performance.now() - t0) / 1000);
+    };
+    const bare: number[] = [];
+    const one: number[] = [];
+    const ten: number[] = [];
+    // Interleaved rounds, so a busy machine weighs on all three alike; medians are reported.
+    const extra: BenchViewer[] = [];
+    for (let i = 0; i < RUNS; i++) {
+      bare.push(await barePipe(file));
+      say(`bare pipe: ${round(bare[i])} MB/s`);
+      one.push(await flood());
+      say(`forge, 1 viewer: ${round(one[i])} MB/s`);
+      while (extra.length < 9) { const v = await BenchViewer.open(info.port, info.token); extra.push(v); viewers.push(v); }
+      ten.push(await flood());
+      say(`forge, 10 viewers: ${round(ten[i])} MB/s`);
+      for (const v of extra.splice(0)) { v.ws.close(); viewers.splice(viewers.indexOf(v), 1); }
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    clearInterval(sampler);
+
+    // Keystroke to echo for the keyboard holder: one character at a time at a readline prompt.
+    const holder = viewers[0];
+    holder.send({ t: 'term_control', term: holder.term, take: true });
+    await new Promise((r) => setTimeout(r, 300));
+    const echo: number[] = [];
+    const alphabet = 'abcdefghijklmnopqrstuvwxyz';
+    for (let i = 0; i < ECHO_SAMPLES; i++) {
+      const ch = alphabet[i % alphabet.length];
+      const seen = holder.waitEcho(ch);
+      const t0 = performance.now();
+      holder.send({ t: 'term_input', term: holder.term, data: ch });
+      await seen;
+      echo.push(performance.now() - t0);
+      if (i % alphabet.length === alphabet.length - 1) {
+        holder.send({ t: 'term_input', term: holder.term, data: '\x15' }); // Ctrl-U clears the line
+        await new Promise((r) => setTimeout(r, 30));
+      }
+    }
+    holder.send({ t: 'term_input', term: holder.term, data: '\x15' });
+    for (const v of viewers) v.ws.close();
+    await agent.close();
+
+    const result = {
+      mb_per_s_1_viewer: round(median(one)),
+      mb_per_s_10_viewers: round(median(ten)),
+      bare_pipe_mb_per_s: round(median(bare)),
+      echo_ms_p50: round(pct(echo, 0.5)),
+      echo_ms_p95: round(pct(echo, 0.95)),
+      rss_mb_before: round(rssBefore, 1),
+      rss_mb_peak: round(rssPeak, 1),
+    };
+    if (!values.json) {
+      console.table(result);
+      say(`10 viewers / bare pipe: ${round(result.mb_per_s_10_viewers / result.bare_pipe_mb_per_s)}x (goal ≥ 0.5x); echo p50 ${result.echo_ms_p50} ms (goal ≤ 5 ms)`);
+    }
+    process.stdout.write(JSON.stringify(result) + '\n');
+  } finally {
+    server.kill('SIGTERM');
+    await new Promise((r) => (server.exitCode !== null ? r(null) : server.once('exit', r)));
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+main().catch((e) => {
+  process.stderr.write(`bench terminal: ${(e as Error).message}\n`);
+  process.exit(1);
+});

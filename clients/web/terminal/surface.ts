@@ -1,0 +1,254 @@
+/**
+ * The terminal surface: xterm.js drawing a seat terminal the server owns. The attach carries the
+ * fitted size; the server answers with a repaint (a keyframe) and then the shell's own bytes.
+ * This module is its own chunk, imported when a terminal is first raised.
+ */
+import { Terminal } from '@xterm/xterm';
+import { FitAddon } from '@xterm/addon-fit';
+import { Unicode11Addon } from '@xterm/addon-unicode11';
+import { SearchAddon } from '@xterm/addon-search';
+import { ClipboardAddon } from '@xterm/addon-clipboard';
+import { ImageAddon } from '@xterm/addon-image';
+import { FRAME_FLAG_KEYFRAME } from '../../../src/shared/protocol.js';
+import { TERM_ACK_EVERY_BYTES, TERM_STATE, readTermHeader, type TermServerMessage } from '../../../src/shared/terminal.js';
+import { terminalTheme } from './theme.js';
+import { keyBar } from './keybar.js';
+import { SURFACE_CSS } from './style.js';
+
+/** Output silence after which the client acknowledges what it drew, ms. */
+const ACK_IDLE_MS = 40;
+
+export interface TerminalConn {
+  send(msg: Record<string, unknown> & { t: string }): void;
+  /** Subscribes to control messages; returns the unsubscribe. */
+  onMessage(cb: (msg: Record<string, unknown> & { t: string }) => void): () => void;
+  /** Subscribes to binary frames; returns the unsubscribe. */
+  onBinary(cb: (bytes: Uint8Array) => void): () => void;
+}
+
+export interface TerminalOptions {
+  seat: string;
+  /** Frames that landed while this chunk loaded, in order. */
+  held?: Uint8Array[];
+  /** The hold overflowed: ask for a fresh repaint rather than drawing a fragment. */
+  heldOverflow?: boolean;
+  /** 'webgl' tries the WebGL renderer and falls back to the DOM renderer. */
+  renderer?: 'dom' | 'webgl';
+  /** Called when the person goes back to chat (or Back lowers the surface). */
+  onLower?: () => void;
+}
+
+export interface TerminalSurfaceHandle {
+  readonly term: Terminal;
+  close(): void;
+}
+
+type Msg = TermServerMessage | { t: 'error'; message: string; for?: string };
+
+export function openTerminalSurface(root: HTMLElement, conn: TerminalConn, opts: TerminalOptions): TerminalSurfaceHandle {
+  installStyle();
+  const el = document.createElement('div');
+  el.className = 'term-surface';
+  el.setAttribute('role', 'dialog');
+  el.setAttribute('aria-modal', 'true');
+  el.setAttribute('aria-label', 'terminal');
+  el.innerHTML = `
+    <div class="term-bar">
+      <button type="button" class="term-back">back to chat</button>
+      <span class="term-title">terminal</span>
+      <span class="term-state" role="status" aria-live="polite">${TERM_STATE.opening}…</span>
+      <span class="term-handoff" hidden><span class="term-reason"></span><span class="term-hidden" hidden> · typing is hidden</span>
+        <button type="button" class="term-done">Done</button><button type="button" class="term-notnow">Not now</button></span>
+      <button type="button" class="term-control" disabled>take control</button>
+    </div>
+    <div class="term-screen"></div>`;
+  root.append(el);
+  const q = <T extends HTMLElement>(sel: string): T => el.querySelector(sel) as T;
+  const titleEl = q<HTMLElement>('.term-title');
+  const stateEl = q<HTMLElement>('.term-state');
+  const controlB = q<HTMLButtonElement>('.term-control');
+  const handEl = q<HTMLElement>('.term-handoff');
+
+  const term = new Terminal({
+    screenReaderMode: true, allowProposedApi: true, scrollback: 5000, cursorBlink: true,
+    fontFamily: 'ui-monospace, "DejaVu Sans Mono", "Liberation Mono", monospace', fontSize: 14,
+    theme: terminalTheme(el), disableStdin: true,
+  });
+  const fit = new FitAddon();
+  term.loadAddon(fit);
+  const unicode = new Unicode11Addon();
+  term.loadAddon(unicode);
+  term.unicode.activeVersion = '11';
+  term.loadAddon(new SearchAddon());
+  term.loadAddon(new ClipboardAddon());
+  try { term.loadAddon(new ImageAddon()); } catch { /* images are a nicety; text never depends on them */ }
+  term.open(q<HTMLElement>('.term-screen'));
+  if (opts.renderer === 'webgl') void tryWebgl(term);
+
+  let id = 0;
+  let role: 'holder' | 'watcher' = 'watcher';
+  let expectedSeq = -1;
+  let pendingAck = 0;
+  let ackTimer = 0;
+  let closed = false;
+  let lastState = '';
+
+  const setState = (text: string): void => {
+    if (text !== lastState) { lastState = text; stateEl.textContent = text; }
+  };
+
+  const ack = (): void => {
+    if (pendingAck && id) conn.send({ t: 'term_ack', term: id, bytes: pendingAck });
+    pendingAck = 0;
+  };
+  const drew = (n: number): void => {
+    pendingAck += n;
+    clearTimeout(ackTimer);
+    if (pendingAck >= TERM_ACK_EVERY_BYTES) ack();
+    else ackTimer = window.setTimeout(ack, ACK_IDLE_MS);
+  };
+
+  const onFrame = (bytes: Uint8Array): void => {
+    if (bytes[0] !== 4 || bytes.byteLength < 12) return;
+    const h = readTermHeader(new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+    if (!id || h.id !== id) return;
+    const payload = bytes.subarray(h.hdrlen);
+    if (h.flags & FRAME_FLAG_KEYFRAME) {
+      term.reset();
+      expectedSeq = (h.seq + 1) >>> 0;
+    } else if (h.seq !== expectedSeq) {
+      // A gap: drawing on would show a fragment. Ask for the screen again and wait for it.
+      if (expectedSeq !== -1) conn.send({ t: 'term_repaint', term: id });
+      expectedSeq = -1;
+      drew(payload.byteLength);
+      return;
+    } else {
+      expectedSeq = (h.seq + 1) >>> 0;
+    }
+    term.write(payload, () => drew(payload.byteLength));
+  };
+
+  const onMessage = (m: Msg): void => {
+    if (m.t === 'term_view') {
+      if (id && m.term !== id) return;
+      id = m.term;
+      titleEl.textContent = `terminal ${m.number} · ${m.shell.split('/').pop()} · ${m.cwd}`;
+      if (term.cols !== m.cols || term.rows !== m.rows) term.resize(m.cols, m.rows);
+      controlB.disabled = false;
+    } else if (m.t === 'term_state' && m.term === id) {
+      role = m.role;
+      term.options.disableStdin = role !== 'holder';
+      bar.setEnabled(role === 'holder');
+      controlB.textContent = role === 'holder' ? 'release control' : 'take control';
+      controlB.disabled = m.closed || m.exited;
+      controlB.removeAttribute('aria-busy');
+      setState(m.notice && m.notice !== m.state ? `${m.notice} · ${m.state}` : m.state);
+      handEl.hidden = !m.handOff;
+      if (m.handOff) {
+        q<HTMLElement>('.term-reason').textContent = `terminal hand-off: ${m.handOff.reason}`;
+        q<HTMLElement>('.term-hidden').hidden = !m.handOff.hidden;
+      }
+    } else if (m.t === 'term_closed' && m.term === id) {
+      setState(m.message);
+      controlB.disabled = true;
+    } else if (m.t === 'error' && m.for?.startsWith('term_')) {
+      setState(m.message);
+      controlB.removeAttribute('aria-busy');
+      if (m.for === 'term_control') controlB.textContent = role === 'holder' ? 'release control' : 'take control';
+    }
+  };
+
+  const send = (data: string): void => {
+    if (role === 'holder' && id) conn.send({ t: 'term_input', term: id, data });
+  };
+  const bar = keyBar(send, () => term.modes.applicationCursorKeysMode);
+  bar.setEnabled(false);
+  if (matchMedia('(pointer: coarse)').matches) el.append(bar.el);
+
+  term.onData((d) => send(bar.modify(d)));
+  term.onBinary((d) => send(d));
+  // Cmd+W belongs to the window or the tab, never to the shell.
+  term.attachCustomKeyEventHandler((e) => !(e.metaKey && e.key.toLowerCase() === 'w'));
+
+  controlB.addEventListener('click', () => {
+    if (!id) return;
+    const take = role !== 'holder';
+    controlB.textContent = take ? 'taking control…' : 'releasing…';
+    controlB.setAttribute('aria-busy', 'true');
+    conn.send({ t: 'term_control', term: id, take });
+    if (take) term.focus();
+  });
+  q<HTMLButtonElement>('.term-done').addEventListener('click', () => conn.send({ t: 'term_answer', term: id, answer: 'done' }));
+  q<HTMLButtonElement>('.term-notnow').addEventListener('click', () => conn.send({ t: 'term_answer', term: id, answer: 'not_now' }));
+
+  const offMsg = conn.onMessage((m) => onMessage(m as Msg));
+  const offBin = conn.onBinary(onFrame);
+
+  const size = (): { cols: number; rows: number } => {
+    const d = fit.proposeDimensions();
+    return { cols: Math.max(2, Math.min(500, d?.cols ?? 80)), rows: Math.max(1, Math.min(300, d?.rows ?? 24)) };
+  };
+  const { cols, rows } = size();
+  term.resize(cols, rows);
+  conn.send({ t: 'term_attach', seat: opts.seat, cols, rows });
+  // Frames held while this chunk loaded: draw them once the attach has named the terminal.
+  if (opts.heldOverflow) queueMicrotask(() => { if (id) conn.send({ t: 'term_repaint', term: id }); });
+  for (const f of opts.held ?? []) onFrame(f);
+
+  const ro = new ResizeObserver(() => {
+    if (!id || closed) return;
+    const s = size();
+    if (s.cols === term.cols && s.rows === term.rows) return;
+    term.resize(s.cols, s.rows);
+    conn.send({ t: 'term_resize', term: id, cols: s.cols, rows: s.rows });
+  });
+  ro.observe(q<HTMLElement>('.term-screen'));
+
+  // The surface pushes one history entry: Back lowers it, as the hardware Back does on a phone.
+  history.pushState({ forgeTerminal: true }, '');
+  const onPop = (): void => lower();
+  window.addEventListener('popstate', onPop);
+  q<HTMLButtonElement>('.term-back').addEventListener('click', () => history.back());
+
+  const close = (): void => {
+    if (closed) return;
+    closed = true;
+    ack();
+    clearTimeout(ackTimer);
+    if (id) conn.send({ t: 'term_detach', term: id });
+    offMsg();
+    offBin();
+    ro.disconnect();
+    window.removeEventListener('popstate', onPop);
+    term.dispose();
+    el.remove();
+  };
+  const lower = (): void => {
+    close();
+    opts.onLower?.();
+  };
+  return { term, close };
+}
+
+async function tryWebgl(term: Terminal): Promise<void> {
+  try {
+    const { WebglAddon } = await import('@xterm/addon-webgl');
+    const gl = new WebglAddon();
+    gl.onContextLoss(() => gl.dispose());
+    term.loadAddon(gl);
+  } catch {
+    // The DOM renderer stays: never an empty terminal over a live shell.
+  }
+}
+
+function installStyle(): void {
+  if (document.getElementById('forge-term-style')) return;
+  const link = document.createElement('link');
+  link.rel = 'stylesheet';
+  link.href = '/xterm.css';
+  document.head.append(link);
+  const style = document.createElement('style');
+  style.id = 'forge-term-style';
+  style.textContent = SURFACE_CSS;
+  document.head.append(style);
+}

@@ -1,0 +1,72 @@
+/**
+ * The main thread's side of the pty worker: requests with answers, events by kind, and one
+ * reason for every pending request when the worker goes away.
+ */
+import { Worker } from 'node:worker_threads';
+import { fileURLToPath } from 'node:url';
+import { dirname, join } from 'node:path';
+import { ForgeError } from '../../shared/errors.js';
+import { log } from '../logging.js';
+import type { FromPty, ToPty } from '../../workers/pty/protocol.js';
+
+const here = dirname(fileURLToPath(import.meta.url));
+
+type Request = Extract<ToPty, { req: number }>;
+type DistributiveOmit<T, K extends keyof T> = T extends unknown ? Omit<T, K> : never;
+type Pending = { resolve: (v: unknown) => void; reject: (e: Error) => void };
+
+export class PtyLink {
+  private readonly worker: Worker;
+  private nextReq = 1;
+  private pending = new Map<number, Pending>();
+  private stopped = false;
+
+  constructor(private readonly onEvent: (m: Exclude<FromPty, { t: 'answer' }>) => void) {
+    this.worker = new Worker(join(here, '..', '..', 'workers', 'pty', 'worker.js'));
+    this.worker.on('message', (m: FromPty) => {
+      if (m.t === 'answer') {
+        const p = this.pending.get(m.req);
+        if (!p) return;
+        this.pending.delete(m.req);
+        if (m.ok) p.resolve(m.value); else p.reject(new ForgeError('terminal', m.message));
+        return;
+      }
+      this.onEvent(m);
+    });
+    this.worker.on('error', (e) => {
+      log.error({ err: e }, 'the pty worker failed');
+      this.failAll('the terminal worker failed; the next call starts a fresh terminal');
+    });
+    this.worker.on('exit', () => this.failAll('the terminal worker stopped'));
+  }
+
+  post(m: ToPty): void {
+    if (!this.stopped) this.worker.postMessage(m);
+  }
+
+  request<T>(m: DistributiveOmit<Request, 'req'>): Promise<T> {
+    if (this.stopped) return Promise.reject(new ForgeError('terminal', 'the server is stopping'));
+    const req = this.nextReq++;
+    return new Promise<T>((resolve, reject) => {
+      this.pending.set(req, { resolve: resolve as (v: unknown) => void, reject });
+      this.worker.postMessage({ ...m, req } as ToPty);
+    });
+  }
+
+  async stop(): Promise<void> {
+    if (this.stopped) return;
+    this.worker.postMessage({ t: 'stop' } satisfies ToPty);
+    await Promise.race([
+      new Promise<void>((r) => this.worker.on('message', (m: FromPty) => { if (m.t === 'stopped') r(); })),
+      new Promise<void>((r) => setTimeout(r, 1000)),
+    ]);
+    this.stopped = true;
+    this.failAll('the server is stopping');
+    await this.worker.terminate();
+  }
+
+  private failAll(message: string): void {
+    for (const p of this.pending.values()) p.reject(new ForgeError('terminal', message));
+    this.pending.clear();
+  }
+}

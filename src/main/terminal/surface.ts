@@ -1,0 +1,268 @@
+/**
+ * The terminal surface: one terminal per seat, opened lazily, living as long as the seat (close,
+ * the shell exiting, idle close or the server stopping end it). It routes the pty worker's frames
+ * to live viewers with per-viewer flow control, and pushes every state change to them.
+ */
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { SessionContext } from '../mcp/context.js';
+import type { ViewerHub } from '../viewers.js';
+import type { Surface } from '../surface.js';
+import type { ServerContext } from '../server.js';
+import { ForgeError } from '../../shared/errors.js';
+import { TERM_ACK_EVERY_BYTES, TERM_STATE, type TermRow, type TermServerMessage } from '../../shared/terminal.js';
+import type { FromPty } from '../../workers/pty/protocol.js';
+import { TERM_HEADER_BYTES } from '../../shared/protocol.js';
+import { log } from '../logging.js';
+import { PtyLink } from './pty-link.js';
+import { TerminalRecord } from './record.js';
+import { attachTerminalViewers } from './viewer-messages.js';
+import { registerTerminalTools } from './tools.js';
+
+/** Unacknowledged output that pauses the PTY for the keyboard holder, bytes: typing stays responsive. */
+export const HOLDER_BACKLOG_HIGH_BYTES = 512 * 1024;
+/** Holder backlog at which the PTY resumes, bytes. */
+export const HOLDER_BACKLOG_LOW_BYTES = 128 * 1024;
+/** Unacknowledged output past which a watcher is dropped to a fresh repaint, bytes: never an unbounded queue. */
+export const WATCHER_BACKLOG_MAX_BYTES = 2 * 1024 * 1024;
+/** Size of a terminal opened by an agent before any viewer gave one, cells. */
+export const DEFAULT_COLS = 120;
+export const DEFAULT_ROWS = 32;
+/** How often idle terminals are looked for, ms (more often when idle_minutes is shorter). */
+const IDLE_SWEEP_MS = 30_000;
+/** Shortest sweep period, ms. */
+const IDLE_SWEEP_MIN_MS = 250;
+
+export class TerminalSurface implements Surface {
+  readonly name = 'terminal';
+  readonly pty: PtyLink;
+  hub?: ViewerHub;
+  private bySeat = new Map<string, TerminalRecord>();
+  private byId = new Map<number, TerminalRecord>();
+  private nextId = 1;
+  private sweep: NodeJS.Timeout;
+  private counters = { opened: 0, bytes_out: 0, repaints: 0, watchers_dropped: 0, holder_pauses: 0 };
+
+  constructor(readonly ctx: ServerContext) {
+    this.pty = new PtyLink((m) => this.onPty(m));
+    const idleMs = ctx.config.terminal.idleMinutes * 60_000;
+    this.sweep = setInterval(() => this.closeIdle(), Math.max(IDLE_SWEEP_MIN_MS, Math.min(IDLE_SWEEP_MS, idleMs / 4)));
+    this.sweep.unref();
+  }
+
+  registerTools(server: McpServer, sctx: SessionContext): void {
+    registerTerminalTools(this, server, sctx);
+  }
+
+  attachViewers(hub: ViewerHub): void {
+    this.hub = hub;
+    attachTerminalViewers(this, hub);
+  }
+
+  gauges(): string {
+    const lines = [`# TYPE forge_terminals gauge`, `forge_terminals ${this.byId.size}`];
+    for (const [k, v] of Object.entries(this.counters)) lines.push(`# TYPE forge_terminal_${k}_total counter`, `forge_terminal_${k}_total ${v}`);
+    return lines.join('\n');
+  }
+
+  async stop(): Promise<void> {
+    clearInterval(this.sweep);
+    for (const r of this.byId.values()) r.handOff?.answer('withdrawn');
+    await this.pty.stop();
+  }
+
+  get(id: number): TerminalRecord {
+    const r = this.byId.get(id);
+    if (!r || r.ended) throw new ForgeError('terminal', `terminal ${id} is not open; raise it again from the strip`);
+    return r;
+  }
+
+  all(): TerminalRecord[] { return [...this.byId.values()]; }
+
+  forSeat(seat: string): TerminalRecord | undefined {
+    const r = this.bySeat.get(seat);
+    return r && !r.ended ? r : undefined;
+  }
+
+  /** The seat's terminal, started if it has none. */
+  async ensure(seat: string, cols = DEFAULT_COLS, rows = DEFAULT_ROWS): Promise<TerminalRecord> {
+    let r = this.forSeat(seat);
+    if (!r) {
+      const id = this.nextId++;
+      const shell = this.ctx.config.terminal.shell ?? process.env.SHELL ?? '/bin/bash';
+      const cwd = process.cwd();
+      r = new TerminalRecord(id, id, seat, shell, cwd, cols, rows);
+      this.bySeat.set(seat, r);
+      this.byId.set(id, r);
+      this.counters.opened++;
+      const env: Record<string, string> = {};
+      for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v;
+      Object.assign(env, { TERM: 'xterm-256color', COLORTERM: 'truecolor' });
+      this.pty.post({ t: 'open', spec: { id, shell, cwd, env, cols, rows } });
+      log.info({ seat, terminal: id, shell, cwd }, 'terminal opening');
+    }
+    await r.opened;
+    return r;
+  }
+
+  close(r: TerminalRecord, message: string): void {
+    if (r.ended) return;
+    r.phase = 'closed';
+    this.pty.post({ t: 'close', id: r.id });
+    this.ended(r, message);
+  }
+
+  /** Sends each viewer its own state line; `notice` goes to the listed viewers only. */
+  pushState(r: TerminalRecord, notices: Map<number, string> = new Map()): void {
+    if (!this.hub) return;
+    for (const v of r.viewers.keys()) this.hub.send(v, r.stateMessage(v, notices.get(v)));
+    for (const [v, n] of notices) if (!r.viewers.has(v)) this.hub.send(v, r.stateMessage(v, n));
+    this.pushRows();
+  }
+
+  /** The strip's rows, to every viewer of the org. */
+  pushRows(): void {
+    if (!this.hub) return;
+    const rows: TermRow[] = [...this.byId.values()].map((r) => ({
+      term: r.id, number: r.number, seat: r.seat, state: r.stripState(),
+      handOff: r.handOff ? { reason: r.handOff.reason, hidden: r.handOff.hidden } : null, viewers: r.viewers.size,
+    }));
+    this.hub.send([...this.hub.viewers.keys()], { t: 'terminals', rows } satisfies TermServerMessage);
+  }
+
+  /** Gives the keyboard to `viewer` (a person) or back to the agent (null), telling whoever lost it. */
+  setHolder(r: TerminalRecord, holder: number | null, lostNotice: string): void {
+    const previous = r.holder;
+    if (previous === holder) return;
+    r.holder = holder;
+    this.setHolderBehind(r, holder !== null && (r.viewers.get(holder)?.unacked ?? 0) > HOLDER_BACKLOG_HIGH_BYTES);
+    const notices = new Map<number, string>();
+    if (previous !== null) notices.set(previous, lostNotice);
+    this.pushState(r, notices);
+  }
+
+  /** Asks the worker for a repaint for `viewer`; it goes live when the repaint is sent. */
+  requestRepaint(r: TerminalRecord, viewer: number): void {
+    const v = r.viewers.get(viewer);
+    if (!v) return;
+    v.live = false;
+    v.stale = false;
+    this.pty.post({ t: 'viewers', id: r.id, count: r.viewers.size });
+    this.pty.post({ t: 'repaint', id: r.id, viewer });
+  }
+
+  /** Resizes the PTY and the model; every other live viewer is repainted at the new size. */
+  resize(r: TerminalRecord, cols: number, rows: number, except?: number): void {
+    if (cols === r.facts.cols && rows === r.facts.rows) return;
+    r.facts = { ...r.facts, cols, rows };
+    this.pty.post({ t: 'resize', id: r.id, cols, rows });
+    for (const v of r.viewers.keys()) if (v !== except) this.requestRepaint(r, v);
+  }
+
+  removeViewer(r: TerminalRecord, viewer: number): void {
+    if (!r.viewers.delete(viewer)) return;
+    this.pty.post({ t: 'viewers', id: r.id, count: r.viewers.size });
+    if (r.holder === viewer) this.setHolder(r, null, TERM_STATE.viewOnly);
+    else this.pushRows();
+  }
+
+  onAck(r: TerminalRecord, viewer: number, bytes: number): void {
+    const v = r.viewers.get(viewer);
+    if (!v) return;
+    v.unacked = Math.max(0, v.unacked - bytes);
+    if (r.holder === viewer && r.holderBehind && v.unacked < HOLDER_BACKLOG_LOW_BYTES) this.setHolderBehind(r, false);
+    if (v.stale && v.unacked < TERM_ACK_EVERY_BYTES) this.requestRepaint(r, viewer);
+  }
+
+  private setHolderBehind(r: TerminalRecord, behind: boolean): void {
+    if (r.holderBehind === behind) return;
+    r.holderBehind = behind;
+    if (behind) this.counters.holder_pauses++;
+    this.pty.post({ t: 'flow', id: r.id, holderBehind: behind });
+  }
+
+  private onPty(m: Exclude<FromPty, { t: 'answer' }>): void {
+    if (m.t === 'stopped') return;
+    const r = this.byId.get(m.id);
+    if (!r) return;
+    switch (m.t) {
+      case 'opened':
+        r.pid = m.pid;
+        if (r.phase === 'opening') r.phase = 'live';
+        r.resolveOpened();
+        this.pushState(r);
+        break;
+      case 'open_failed':
+        r.rejectOpened(new ForgeError('terminal', m.message));
+        r.phase = 'closed';
+        this.ended(r, m.message);
+        break;
+      case 'output': this.fanOut(r, m.frame); break;
+      case 'repaint': {
+        const v = r.viewers.get(m.viewer);
+        if (!v || !this.hub) return;
+        this.counters.repaints++;
+        this.hub.send(m.viewer, { t: 'term_view', term: r.id, number: r.number, seat: r.seat, shell: r.shell, cwd: r.cwd, cols: m.cols, rows: m.rows } satisfies TermServerMessage);
+        this.hub.sendBinary([m.viewer], m.frame);
+        v.unacked += m.frame.byteLength - TERM_HEADER_BYTES;
+        v.live = true;
+        this.hub.send(m.viewer, r.stateMessage(m.viewer));
+        break;
+      }
+      case 'facts': {
+        const changed = m.facts.busy !== r.facts.busy || m.facts.password !== r.facts.password;
+        r.facts = m.facts;
+        if (changed) this.pushState(r);
+        break;
+      }
+      case 'exited':
+        if (r.phase === 'closed') { this.forget(r); return; }
+        r.phase = 'exited';
+        this.ended(r, `the shell exited (exit code ${m.code}${m.signal ? `, signal ${m.signal}` : ''})`);
+        this.forget(r);
+        break;
+    }
+  }
+
+  private fanOut(r: TerminalRecord, frame: Uint8Array): void {
+    if (!this.hub) return;
+    const to: number[] = [];
+    for (const v of r.viewers.values()) {
+      if (!v.live || v.stale) continue;
+      if (r.holder !== v.viewer && v.unacked > WATCHER_BACKLOG_MAX_BYTES) {
+        v.stale = true;
+        this.counters.watchers_dropped++;
+        continue;
+      }
+      // Counted as the client counts its acks: the shell's bytes, not the header.
+      v.unacked += frame.byteLength - TERM_HEADER_BYTES;
+      to.push(v.viewer);
+    }
+    if (!to.length) return;
+    this.counters.bytes_out += frame.byteLength * to.length;
+    this.hub.sendBinary(to, frame);
+    if (r.holder !== null && (r.viewers.get(r.holder)?.unacked ?? 0) > HOLDER_BACKLOG_HIGH_BYTES) this.setHolderBehind(r, true);
+  }
+
+  private ended(r: TerminalRecord, message: string): void {
+    r.handOff?.answer('withdrawn');
+    r.handOff = null;
+    log.info({ seat: r.seat, terminal: r.id, message }, 'terminal ended');
+    this.pushState(r);
+    if (this.hub) this.hub.send([...r.viewers.keys()], { t: 'term_closed', term: r.id, message } satisfies TermServerMessage);
+    if (this.bySeat.get(r.seat) === r) this.bySeat.delete(r.seat);
+  }
+
+  private forget(r: TerminalRecord): void {
+    this.byId.delete(r.id);
+    this.pushRows();
+  }
+
+  private closeIdle(): void {
+    const limit = this.ctx.config.terminal.idleMinutes * 60_000;
+    const now = Date.now();
+    for (const r of this.byId.values()) {
+      if (r.ended || r.viewers.size || r.handOff || r.holder !== null || r.agentCalls || r.facts.busy) continue;
+      if (now - r.lastUse >= limit) this.close(r, `terminal ${r.number} closed after ${this.ctx.config.terminal.idleMinutes} idle minutes`);
+    }
+  }
+}

@@ -1,0 +1,112 @@
+/**
+ * What a viewer may say about a terminal: attach, type (only the keyboard holder), resize, take
+ * or release control, answer a hand-off, acknowledge output, ask for a repaint, detach. Every
+ * refusal is a sentence the client shows; nothing a viewer sends reaches the PTY unchecked.
+ */
+import type { ViewerHub, ViewerInfo } from '../viewers.js';
+import type { ClientMessage } from '../../shared/protocol.js';
+import { ForgeError } from '../../shared/errors.js';
+import { parseSeat } from '../seat.js';
+import {
+  TERM_COLS_MAX, TERM_COLS_MIN, TERM_ROWS_MAX, TERM_ROWS_MIN, TERM_STATE,
+} from '../../shared/terminal.js';
+import type { TerminalSurface } from './surface.js';
+import type { TerminalRecord } from './record.js';
+
+/** One keystroke message's bound, characters: a paste larger than this is refused in words, never cut. */
+export const TERM_INPUT_MAX_CHARS = 1024 * 1024;
+
+function int(v: unknown, min: number, max: number, what: string): number {
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max) {
+    throw new ForgeError('bad_request', `${what} must be a whole number from ${min} to ${max}`);
+  }
+  return v;
+}
+
+/** A viewer's message as it arrived: every field is checked before use. */
+type Loose = { t: string; [k: string]: unknown };
+
+function termOf(s: TerminalSurface, viewer: ViewerInfo, msg: Loose): TerminalRecord {
+  const r = s.get(int(msg.term, 1, 2 ** 32 - 1, 'term'));
+  if (!r.viewers.has(viewer.id)) throw new ForgeError('terminal', `this client is not attached to terminal ${r.number}; attach first`);
+  return r;
+}
+
+export function attachTerminalViewers(s: TerminalSurface, viewerHub: ViewerHub): void {
+  const hub = { on: (kind: string, h: (v: ViewerInfo, m: Loose) => void | Promise<void>) => viewerHub.on(kind, (v, m: ClientMessage) => h(v, m as Loose)), onClose: viewerHub.onClose.bind(viewerHub) };
+  hub.on('term_attach', async (viewer, msg) => {
+    const seat = parseSeat(typeof msg.seat === 'string' ? msg.seat : '');
+    if (seat.org !== viewer.org) throw new ForgeError('auth', `seat ${seat.key} is not in org ${viewer.org}`);
+    const cols = int(msg.cols, TERM_COLS_MIN, TERM_COLS_MAX, 'cols');
+    const rows = int(msg.rows, TERM_ROWS_MIN, TERM_ROWS_MAX, 'rows');
+    const r = await s.ensure(seat.key, cols, rows);
+    r.viewers.set(viewer.id, { viewer: viewer.id, live: false, stale: false, unacked: 0 });
+    // A person at the keyboard keeps their size; otherwise the newest viewer's size wins.
+    if (r.holder === null) s.resize(r, cols, rows, viewer.id);
+    s.requestRepaint(r, viewer.id);
+    s.pushRows();
+  });
+
+  hub.on('term_input', (viewer, msg) => {
+    const r = termOf(s, viewer, msg);
+    if (r.holder !== viewer.id) {
+      throw new ForgeError('not_controller', r.holder === null
+        ? 'view only: take control to type in this terminal'
+        : `${TERM_STATE.otherHasKeyboard}; take control to type here`);
+    }
+    if (typeof msg.data !== 'string' || msg.data.length === 0) throw new ForgeError('bad_request', 'term_input needs the typed text in "data"');
+    if (msg.data.length > TERM_INPUT_MAX_CHARS) throw new ForgeError('bad_request', `a paste is limited to ${TERM_INPUT_MAX_CHARS} characters; nothing was typed`);
+    r.lastUse = Date.now();
+    s.pty.post({ t: 'input', id: r.id, data: msg.data });
+  });
+
+  hub.on('term_resize', (viewer, msg) => {
+    const r = termOf(s, viewer, msg);
+    const cols = int(msg.cols, TERM_COLS_MIN, TERM_COLS_MAX, 'cols');
+    const rows = int(msg.rows, TERM_ROWS_MIN, TERM_ROWS_MAX, 'rows');
+    if (r.holder !== null && r.holder !== viewer.id) return; // the holder's size stands
+    s.resize(r, cols, rows);
+  });
+
+  hub.on('term_control', (viewer, msg) => {
+    const r = termOf(s, viewer, msg);
+    if (msg.take === true) {
+      s.setHolder(r, viewer.id, TERM_STATE.otherHasKeyboard);
+    } else if (r.holder === viewer.id) {
+      s.setHolder(r, null, TERM_STATE.viewOnly);
+    }
+    r.lastUse = Date.now();
+  });
+
+  hub.on('term_answer', (viewer, msg) => {
+    const r = termOf(s, viewer, msg);
+    if (!r.handOff) throw new ForgeError('hand_off', `terminal ${r.number} has no hand-off waiting`);
+    if (msg.answer !== 'done' && msg.answer !== 'not_now') throw new ForgeError('bad_request', 'a hand-off answer is "done" or "not_now"');
+    r.handOff.answer(msg.answer);
+  });
+
+  hub.on('term_ack', (viewer, msg) => {
+    const r = s.get(int(msg.term, 1, 2 ** 32 - 1, 'term'));
+    s.onAck(r, viewer.id, int(msg.bytes, 0, 2 ** 31, 'bytes'));
+  });
+
+  hub.on('term_repaint', (viewer, msg) => {
+    const r = termOf(s, viewer, msg);
+    s.requestRepaint(r, viewer.id);
+  });
+
+  hub.on('term_detach', (viewer, msg) => {
+    const r = termOf(s, viewer, msg);
+    s.removeViewer(r, viewer.id);
+  });
+
+  hub.onClose((viewer) => {
+    for (const id of viewerTerminals(s, viewer.id)) {
+      try { s.removeViewer(s.get(id), viewer.id); } catch { /* ended meanwhile */ }
+    }
+  });
+}
+
+function viewerTerminals(s: TerminalSurface, viewer: number): number[] {
+  return s.all().filter((r) => r.viewers.has(viewer)).map((r) => r.id);
+}

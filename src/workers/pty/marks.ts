@@ -1,0 +1,66 @@
+/**
+ * OSC 133 prompt marks as the model parses them: A prompt start, B input start, C output start,
+ * D;status command done. A command's output is the screen text between its C and its D, read
+ * from the model at the moment D is parsed, so it is exact down to the cell.
+ */
+import type { Terminal, IMarker } from '@xterm/headless';
+import { textBetween } from './screen.js';
+
+/** Output kept from one command, characters: the tail is kept, the agent is told it was cut. */
+export const COMMAND_OUTPUT_MAX_CHARS = 100_000;
+
+export interface CommandDone { exit: number | null; output: string; cut: boolean }
+
+export class PromptMarks {
+  /** The shell has emitted at least one mark: waits are exact from here on. */
+  seen = false;
+  /** C seen without its D: a command is running. */
+  running = false;
+  /** Completed commands so far; a waiter compares counts, so no D is missed between checks. */
+  doneCount = 0;
+  lastDone: CommandDone | null = null;
+  private outputStart: { marker: IMarker; col: number } | null = null;
+  private listeners: Array<() => void> = [];
+
+  constructor(private readonly model: Terminal) {
+    model.parser.registerOscHandler(133, (data) => {
+      this.onMark(data);
+      return true;
+    });
+  }
+
+  /** Called after every mark; listeners re-check their own condition. */
+  onChange(cb: () => void): () => void {
+    this.listeners.push(cb);
+    return () => { this.listeners = this.listeners.filter((l) => l !== cb); };
+  }
+
+  private onMark(data: string): void {
+    const [kind, ...rest] = data.split(';');
+    const buf = this.model.buffer.active;
+    this.seen = true;
+    if (kind === 'C') {
+      this.running = true;
+      this.outputStart?.marker.dispose();
+      const marker = this.model.registerMarker(0);
+      this.outputStart = marker ? { marker, col: buf.cursorX } : null;
+    } else if (kind === 'D') {
+      const code = rest.length && rest[0] !== '' ? Number(rest[0]) : null;
+      let output = '';
+      const start = this.outputStart;
+      if (start && !start.marker.isDisposed && this.running) {
+        output = textBetween(buf, start.marker.line, start.col, buf.baseY + buf.cursorY, buf.cursorX);
+      }
+      start?.marker.dispose();
+      this.outputStart = null;
+      const cut = output.length > COMMAND_OUTPUT_MAX_CHARS;
+      if (cut) output = output.slice(-COMMAND_OUTPUT_MAX_CHARS);
+      this.lastDone = { exit: code !== null && Number.isFinite(code) ? code : null, output: output.replace(/\n+$/, ''), cut };
+      this.running = false;
+      this.doneCount++;
+    } else if (kind === 'A') {
+      this.running = false;
+    }
+    for (const l of [...this.listeners]) l();
+  }
+}

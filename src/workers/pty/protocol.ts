@@ -1,0 +1,86 @@
+/**
+ * The pty worker's door: what the main thread asks of it and what it reports back.
+ *
+ * The worker owns every PTY and its screen model. Output leaves it as ready-made kind-4 frames
+ * (header + the shell's bytes), in the order the model parsed them; a repaint is answered in
+ * that same order, so a viewer that goes live at a repaint sees no gap and no duplicate.
+ */
+
+export interface OpenSpec {
+  id: number;
+  /** Program to run: `[terminal] shell`, else $SHELL, else /bin/bash. */
+  shell: string;
+  cwd: string;
+  env: Record<string, string>;
+  cols: number;
+  rows: number;
+}
+
+/** What the screen model knows about the shell, pushed when it changes. */
+export interface TermFacts {
+  /** A command is running: OSC 133 C seen without its D, or a `run` in flight. */
+  busy: boolean;
+  /** The PTY has ECHO off in canonical mode: a program is reading a secret. */
+  password: boolean;
+  /** The shell has emitted OSC 133 marks, so waits are exact. */
+  marks: boolean;
+  title: string;
+  altScreen: boolean;
+  cols: number;
+  rows: number;
+}
+
+export interface ScreenRead {
+  /** The visible screen, one line per row, trailing blanks trimmed. */
+  text: string;
+  cursor: { x: number; y: number; visible: boolean };
+  facts: TermFacts;
+}
+
+export interface RunResult {
+  output: string;
+  exit_code: number | null;
+  source: 'osc133' | 'heuristic';
+  /** The command had not finished by the deadline; `output` is what the screen shows so far. */
+  timed_out?: boolean;
+}
+
+export interface WaitResult {
+  done: boolean;
+  source: 'osc133' | 'heuristic' | 'text';
+  exit_code?: number | null;
+  timed_out?: boolean;
+}
+
+/** main → pty */
+export type ToPty =
+  | { t: 'open'; spec: OpenSpec }
+  | { t: 'input'; id: number; data: string }
+  /** Named keys (`Enter`, `Ctrl-C`, `Up`…), encoded against the terminal's current modes. */
+  | { t: 'keys'; id: number; keys: string[]; req: number }
+  | { t: 'resize'; id: number; cols: number; rows: number }
+  /** Serialize the screen for `viewer` once the model has parsed everything before this message. */
+  | { t: 'repaint'; id: number; viewer: number }
+  /** Whether anyone is subscribed: output is only framed and posted while someone is. */
+  | { t: 'viewers'; id: number; count: number }
+  /** The keyboard holder's socket is behind: hold the PTY until it catches up. */
+  | { t: 'flow'; id: number; holderBehind: boolean }
+  | { t: 'read'; id: number; req: number }
+  | { t: 'wait'; id: number; req: number; until: 'done' | 'text'; text?: string; timeoutMs: number }
+  | { t: 'run'; id: number; req: number; command: string; timeoutMs: number }
+  | { t: 'close'; id: number }
+  | { t: 'stop' };
+
+/** pty → main */
+export type FromPty =
+  | { t: 'opened'; id: number; pid: number }
+  | { t: 'open_failed'; id: number; message: string }
+  /** A kind-4 frame (header included), for every live viewer of the terminal. */
+  | { t: 'output'; id: number; frame: Uint8Array }
+  /** A kind-4 keyframe holding the repaint for one viewer, then that viewer is live. */
+  | { t: 'repaint'; id: number; viewer: number; cols: number; rows: number; frame: Uint8Array }
+  | { t: 'facts'; id: number; facts: TermFacts }
+  | { t: 'answer'; req: number; ok: true; value: unknown }
+  | { t: 'answer'; req: number; ok: false; message: string }
+  | { t: 'exited'; id: number; code: number; signal: number | null }
+  | { t: 'stopped' };

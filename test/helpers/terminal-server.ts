@@ -1,0 +1,118 @@
+/**
+ * A real forge server for terminal tests: spawned from the built dist with its own state dir,
+ * plus a real MCP client over Streamable HTTP and real viewer sockets. Stop it in afterAll.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, existsSync, writeFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import WebSocket from 'ws';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { decodeControl, encodeControl, FRAME_KIND_TERMINAL } from '../../src/shared/protocol.js';
+import { readTermHeader } from '../../src/shared/terminal.js';
+
+export interface ServerInfo { pid: number; port: number; viewer_url: string; mcp_url: string; token: string }
+
+export interface RunningServer {
+  info: ServerInfo;
+  dir: string;
+  proc: ChildProcess;
+  stop(): Promise<void>;
+}
+
+export async function startServer(toml?: string): Promise<RunningServer> {
+  const dir = mkdtempSync(join(tmpdir(), 'forge-term-test-'));
+  const args = ['dist/src/main/cli.js', 'serve', '--state', dir, '--port', '0'];
+  if (toml) {
+    writeFileSync(join(dir, 'forge.toml'), toml);
+    args.push('--config', join(dir, 'forge.toml'));
+  }
+  const proc = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, FORGE_LOG_LEVEL: 'warn' } });
+  let stderr = '';
+  proc.stderr!.on('data', (d) => { stderr += String(d); });
+  const file = join(dir, 'server.json');
+  const deadline = Date.now() + 20_000;
+  while (!existsSync(file)) {
+    if (proc.exitCode !== null || Date.now() > deadline) throw new Error(`forge did not start: ${stderr}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  const info = JSON.parse(readFileSync(file, 'utf8')) as ServerInfo;
+  return {
+    info, dir, proc,
+    async stop() {
+      if (proc.exitCode === null) {
+        proc.kill('SIGTERM');
+        await new Promise((r) => proc.once('exit', r));
+      }
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export async function mcpClient(info: ServerInfo, seat = 'default/proj/lead'): Promise<Client> {
+  const client = new Client({ name: 'forge-test', version: '0.0.0' });
+  const transport = new StreamableHTTPClientTransport(new URL(`${info.mcp_url}?seat=${seat}`), {
+    requestInit: { headers: { Authorization: `Bearer ${info.token}` } },
+  });
+  await client.connect(transport);
+  return client;
+}
+
+export interface TermFrame { id: number; seq: number; flags: number; bytes: Uint8Array }
+
+/** A viewer socket that decodes control messages and kind-4 frames, and acks output like the web client. */
+export class Viewer {
+  readonly messages: Array<Record<string, unknown>> = [];
+  readonly frames: TermFrame[] = [];
+  ackBytes = true;
+  private waiters: Array<() => void> = [];
+
+  private constructor(readonly ws: WebSocket) {
+    ws.on('message', (data: Buffer, isBinary: boolean) => {
+      if (!isBinary) return;
+      const bytes = new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+      if (bytes[0] === FRAME_KIND_TERMINAL) {
+        const h = readTermHeader(new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+        const payload = bytes.subarray(h.hdrlen);
+        this.frames.push({ id: h.id, seq: h.seq, flags: h.flags, bytes: payload });
+        if (this.ackBytes) this.send({ t: 'term_ack', term: h.id, bytes: payload.byteLength });
+      } else {
+        const d = decodeControl(bytes);
+        if (d.ok) this.messages.push(d.msg as Record<string, unknown>);
+      }
+      for (const w of this.waiters.splice(0)) w();
+    });
+  }
+
+  static async open(info: ServerInfo): Promise<Viewer> {
+    const ws = new WebSocket(`ws://127.0.0.1:${info.port}/ws?token=${info.token}`);
+    await new Promise((resolve, reject) => { ws.once('open', resolve); ws.once('error', reject); });
+    return new Viewer(ws);
+  }
+
+  send(msg: Record<string, unknown>): void { this.ws.send(encodeControl(msg as never)); }
+
+  /** The output text since the last keyframe, decoded. */
+  text(): string {
+    let start = 0;
+    for (let i = 0; i < this.frames.length; i++) if (this.frames[i].flags & 1) start = i;
+    return Buffer.concat(this.frames.slice(start).map((f) => Buffer.from(f.bytes))).toString('utf8');
+  }
+
+  async until<T>(test: () => T | undefined | false, timeoutMs = 10_000, what = 'a condition'): Promise<T> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const v = test();
+      if (v) return v;
+      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+      await new Promise<void>((r) => { this.waiters.push(r); setTimeout(r, 100); });
+    }
+  }
+
+  message(t: string, pred: (m: Record<string, unknown>) => boolean = () => true): Record<string, unknown> | undefined {
+    return [...this.messages].reverse().find((m) => m.t === t && pred(m));
+  }
+
+  close(): void { this.ws.close(); }
+}

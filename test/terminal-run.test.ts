@@ -1,0 +1,94 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { startServer, mcpClient, type RunningServer } from './helpers/terminal-server.js';
+
+type Structured = { output: string; exit_code: number | null; source: string };
+
+describe('terminal__run', () => {
+  let server: RunningServer;
+  let agent: Client;
+  beforeAll(async () => {
+    server = await startServer();
+    agent = await mcpClient(server.info);
+  });
+  afterAll(async () => {
+    await agent?.close();
+    await server?.stop();
+  });
+
+  it('returns a command\'s output and its exit code exactly through the shell\'s prompt marks', async () => {
+    const res = await agent.callTool({ name: 'terminal__run', arguments: { command: 'echo hi; false' } });
+    expect(res.isError).toBeFalsy();
+    const s = res.structuredContent as Structured;
+    expect(s).toMatchObject({ output: 'hi', exit_code: 1, source: 'osc133' });
+  });
+
+  it('reads the screen with the command and its output on it', async () => {
+    const res = await agent.callTool({ name: 'terminal__read', arguments: {} });
+    const s = res.structuredContent as { text: string; state: { source: string } };
+    expect(s.text).toContain('echo hi; false');
+    expect(s.state.source).toBe('osc133');
+  });
+});
+
+describe('terminal__run without prompt marks', () => {
+  let server: RunningServer;
+  let agent: Client;
+  beforeAll(async () => {
+    server = await startServer('[terminal]\nshell = "/bin/sh"\n');
+    agent = await mcpClient(server.info);
+  });
+  afterAll(async () => {
+    await agent?.close();
+    await server?.stop();
+  });
+
+  it('answers by the quiet-screen heuristic and says so', async () => {
+    const res = await agent.callTool({ name: 'terminal__run', arguments: { command: 'echo hi; false' } });
+    expect(res.isError).toBeFalsy();
+    const s = res.structuredContent as Structured;
+    expect(s.source).toBe('heuristic');
+    expect(s.exit_code).toBeNull();
+    expect(s.output).toBe('hi');
+    const wait = await agent.callTool({ name: 'terminal__wait', arguments: { until: 'done', timeout_ms: 5000 } });
+    expect((wait.structuredContent as { state: { source: string } }).state.source).toBe('heuristic');
+  });
+});
+
+describe('terminal lifetime', () => {
+  let server: RunningServer;
+  let agent: Client;
+  beforeAll(async () => {
+    server = await startServer('[terminal]\nidle_minutes = 0.05\n');
+    agent = await mcpClient(server.info);
+  });
+  afterAll(async () => {
+    await agent?.close();
+    await server?.stop();
+  });
+
+  it('the shell exiting ends the terminal, its viewers are told, and the next call starts a fresh one', async () => {
+    const { Viewer } = await import('./helpers/terminal-server.js');
+    const first = await agent.callTool({ name: 'terminal__run', arguments: { command: 'echo $$' } });
+    const pid1 = (first.structuredContent as Structured).output;
+    const v = await Viewer.open(server.info);
+    v.send({ t: 'term_attach', seat: 'default/proj/lead', cols: 80, rows: 24 });
+    await v.until(() => v.message('term_view'), 10_000, 'term_view');
+    await agent.callTool({ name: 'terminal__write', arguments: { text: 'exit', keys: ['Enter'] } });
+    const closed = await v.until(() => v.message('term_closed'), 10_000, 'term_closed');
+    expect(closed.message).toMatch(/the shell exited \(exit code 0\)/);
+    expect(v.message('term_state')?.state).toBe('the shell exited');
+    v.close();
+    const second = await agent.callTool({ name: 'terminal__run', arguments: { command: 'echo $$' } });
+    expect((second.structuredContent as Structured).output).not.toBe(pid1);
+  });
+
+  it('a terminal nobody uses closes after idle_minutes and the strip row goes off', async () => {
+    const { Viewer } = await import('./helpers/terminal-server.js');
+    await agent.callTool({ name: 'terminal__run', arguments: { command: 'true' } });
+    const v = await Viewer.open(server.info); // a page with the strip open, not attached to the terminal
+    const rows = await v.until(() => v.messages.find((m) => m.t === 'terminals' && (m.rows as unknown[]).length === 0), 15_000, 'the row to go');
+    expect(rows).toBeTruthy();
+    v.close();
+  });
+});
