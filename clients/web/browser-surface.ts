@@ -13,6 +13,8 @@ import { Gestures } from './input.js';
 import { KeySink } from './keys.js';
 import { RESIZE_SETTLE_MS } from './limits.js';
 import { TabPicker } from './picker.js';
+import { HandOffBar } from './handoff-bar.js';
+import type { Ask, HandOffs } from './handoffs.js';
 import type { Tabs } from './tabs.js';
 import type { Takeover, TakeoverSurface } from './takeover.js';
 
@@ -53,10 +55,14 @@ export class BrowserSurface implements TakeoverSurface {
   private readonly retry: HTMLButtonElement;
   private readonly keyboard: HTMLButtonElement;
   private readonly state: HTMLElement;
+  private readonly askBar: HandOffBar;
+  /** The hand-off this takeover was opened for (its card's Open): named on the bar even on another tab. */
+  private openedFor: Ask | null = null;
   /** Called when what this surface shows changed (the strip's show / hide follow it). */
   onChange: () => void = () => {};
 
-  constructor(private readonly conn: Connection, tabs: Tabs, private readonly takeover: Takeover, private readonly seat: string | null) {
+  constructor(private readonly conn: Connection, tabs: Tabs, private readonly takeover: Takeover, private readonly seat: string | null, private readonly handoffs: HandOffs) {
+    this.askBar = new HandOffBar(handoffs, () => this.takeover.lower());
     this.back = h('button', { type: 'button', class: 'bar-arrow', 'aria-label': 'back', onclick: () => this.navigate('back') }, '‹');
     this.forward = h('button', { type: 'button', class: 'bar-arrow', 'aria-label': 'forward', onclick: () => this.navigate('forward') }, '›');
     this.picker = new TabPicker(tabs, (pageId) => this.open(pageId));
@@ -92,14 +98,33 @@ export class BrowserSurface implements TakeoverSurface {
       if (s === 'open') this.attach();
       else if (s === 'down') { this.phase = 'opening'; this.render(); }
     });
-    this.render();
+    // Draws now, and again whenever the parked asks change.
+    handoffs.onChange(() => this.render());
   }
 
   /** Raises the takeover on `pageId` (else the profile's first tab). */
   open(pageId?: string): void {
     this.wanted = pageId;
-    if (this.takeover.shown !== this) this.takeover.raise(this, this.title());
+    if (this.takeover.shown !== this) {
+      this.takeover.raise(this, this.title());
+      this.takeover.askSlot.replaceChildren(this.askBar.el);
+    }
     this.attach();
+    this.onChange();
+  }
+
+  /** A hand-off card's Open: raises the page the ask named, by its page id. */
+  openAsk(ask: Ask): void {
+    this.openedFor = ask;
+    this.open(ask.pageId);
+  }
+
+  /** The ask the bar carries: the one parked on the page up, else the one this takeover was opened for. */
+  private currentAsk(): Ask | null {
+    const here = this.handoffs.onPage(this.shownPageId());
+    if (here) return here;
+    const opened = this.openedFor;
+    return opened && this.handoffs.asks.some((a) => a.id === opened.id) ? opened : null;
   }
 
   /** The page id this page shows, while the takeover is up on this surface. */
@@ -117,6 +142,7 @@ export class BrowserSurface implements TakeoverSurface {
   lowered(): void {
     if (this.phase === 'closed') return;
     this.conn.send({ t: 'detach' });
+    this.openedFor = null;
     this.phase = 'closed';
     this.view = null;
     this.wanted = undefined;
@@ -233,6 +259,8 @@ export class BrowserSurface implements TakeoverSurface {
   }
 
   private title(): string {
+    const ask = this.takeover.shown === this ? this.handoffs.onPage(this.shownPageId()) : undefined;
+    if (ask) return `browser hand-off · tab ${ask.tab}`;
     return this.view ? `the browser · ${this.view.profile}` : 'the browser';
   }
 
@@ -255,7 +283,13 @@ export class BrowserSurface implements TakeoverSurface {
     const role = !live || !v ? '' : mine ? 'you control the page' : v.controller === null ? 'watching · nobody controls the page' : 'watching · another viewer controls the page';
     this.role.textContent = role;
     this.role.dataset.role = !live || !v ? '' : mine ? 'controller' : 'watcher';
-    if (this.takeover.shown === this) this.takeover.setTitle(this.title());
+    if (this.takeover.shown === this) {
+      this.takeover.setTitle(this.title());
+      const ask = this.currentAsk();
+      // Answers only while the page the hand-off named is up (live, or failed with its host gone).
+      const up = ask !== null && ask.pageId === this.shownPageId() && (this.phase === 'live' || this.phase === 'failed');
+      this.askBar.show(ask, up);
+    }
     this.renderState();
   }
 

@@ -7,6 +7,8 @@ import { BrowserSurface } from './browser-surface.js';
 import { Connection, type LinkState } from './connection.js';
 import { h } from './dom.js';
 import { Strip } from './strip.js';
+import { HandOffCards } from './handoff-cards.js';
+import { HandOffs } from './handoffs.js';
 import { Tabs } from './tabs.js';
 import { Takeover } from './takeover.js';
 
@@ -16,6 +18,7 @@ export interface ClientShell {
   takeover: Takeover;
   tabs: Tabs;
   browser: BrowserSurface;
+  handoffs: HandOffs;
   /** The seat this page speaks for (`?seat=`), when the link names one. */
   seat: string | null;
 }
@@ -26,26 +29,42 @@ const LINK_WORDS: Record<LinkState, string> = {
   down: 'the connection is down - reconnecting…',
 };
 
-export function startShell(root: HTMLElement, token: string, seat: string | null): ClientShell {
+/** How often a hand-off link's page says its person is still there, ms: well inside the server's 90 s hold. */
+const HEARTBEAT_PERIOD_MS = 30_000;
+
+/**
+ * `link` true for a hand-off link's page: it shows that one page (no strip, no tab list), opens it
+ * at once, and keeps the tab held with heartbeats while it is open.
+ */
+export function startShell(root: HTMLElement, token: string, seat: string | null, link = false): ClientShell {
   const conn = Connection.forPage(token);
-  const tabs = new Tabs(conn, seat);
+  const tabs = new Tabs(conn, link ? null : seat, !link);
   const takeover = new Takeover();
-  const browser = new BrowserSurface(conn, tabs, takeover, seat);
+  const handoffs = new HandOffs(conn);
+  const browser = new BrowserSurface(conn, tabs, takeover, seat, handoffs);
+  const cards = new HandOffCards(handoffs, browser);
   const strip = new Strip(tabs, {
     shownPageId: () => browser.shownPageId(),
     show: (pageId) => browser.open(pageId),
     hide: () => takeover.lower(),
   });
-  browser.onChange = () => strip.refresh();
-  takeover.onChange = () => strip.refresh();
+  browser.onChange = () => { strip.refresh(); cards.render(); };
+  takeover.onChange = () => { strip.refresh(); cards.render(); };
   takeover.focusAfterLower = () => strip.focusTarget();
 
-  const link = h('span', { class: 'link-state', role: 'status' });
-  conn.onState((s) => { link.textContent = LINK_WORDS[s]; link.dataset.state = s; });
+  const linkState = h('span', { class: 'link-state', role: 'status' });
+  conn.onState((s) => { linkState.textContent = LINK_WORDS[s]; linkState.dataset.state = s; });
   const chat = h('main', { class: 'chat', id: 'chat', 'aria-label': 'chat' },
     h('h1', { class: 'chat-title' }, 'forge'),
+    cards.el,
     h('p', { class: 'chat-empty' }, 'The conversation appears here. The strip above opens what the agents are driving.'));
-  root.replaceChildren(h('div', { class: 'shell' }, h('header', { class: 'top' }, strip.el, link), chat), takeover.el);
+  root.replaceChildren(h('div', { class: 'shell' }, h('header', { class: 'top' }, link ? null : strip.el, linkState), chat), takeover.el);
+  if (link) {
+    // The link's page is the hand-off's own: open it as soon as the socket is up.
+    let opened = false;
+    conn.onState((s) => { if (s === 'open' && !opened) { opened = true; browser.open(); } });
+    window.setInterval(() => { if (takeover.up) conn.send({ t: 'heartbeat' }); }, HEARTBEAT_PERIOD_MS);
+  }
   conn.start();
-  return { conn, strip, takeover, tabs, browser, seat };
+  return { conn, strip, takeover, tabs, browser, handoffs, seat };
 }

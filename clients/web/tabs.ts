@@ -18,8 +18,9 @@ export class Tabs {
   list: TabList | null = null;
   private listeners = new Set<(l: TabList | null) => void>();
 
-  constructor(conn: Connection, seat: string | null) {
-    conn.onState((s) => { if (s === 'open') conn.send(seat ? { t: 'tabs', seat } : { t: 'tabs' }); });
+  /** `subscribe` false for a hand-off link's page, which has no tab list. */
+  constructor(conn: Connection, seat: string | null, subscribe = true) {
+    conn.onState((s) => { if (s === 'open' && subscribe) conn.send(seat ? { t: 'tabs', seat } : { t: 'tabs' }); });
     conn.onMessage((m) => {
       if (m.t !== 'tabs') return;
       const msg = m as unknown as TabList;

@@ -34,6 +34,8 @@ export class Takeover {
   private readonly notice: HTMLElement;
   private readonly navSlot: HTMLElement;
   private readonly actionSlot: HTMLElement;
+  /** Under the bar row: a parked hand-off's words, note line and answers. */
+  readonly askSlot: HTMLElement;
   private readonly stage: HTMLElement;
   private readonly bar: HTMLElement;
   private surface: TakeoverSurface | null = null;
@@ -52,13 +54,14 @@ export class Takeover {
     this.navSlot = h('div', { class: 'bar-nav' });
     this.actionSlot = h('div', { class: 'bar-actions' });
     this.notice = h('p', { class: 'bar-notice', role: 'status', 'aria-live': 'polite' });
+    this.askSlot = h('div', { class: 'bar-ask' });
     const back = h('button', { type: 'button', class: 'bar-back', onclick: () => this.lower() }, h('span', { 'aria-hidden': 'true' }, '←'), ' back to chat');
     this.bar = h('header', {
       class: 'bar', role: 'group', 'aria-labelledby': 'takeover-title',
       'aria-keyshortcuts': 'Control+Alt+ArrowDown Control+Alt+ArrowUp Meta+Alt+ArrowDown Meta+Alt+ArrowUp',
     },
     h('div', { class: 'bar-row' }, back, this.navSlot, h('div', { class: 'bar-heading' }, this.title, this.hint), this.actionSlot),
-    this.notice);
+    this.notice, this.askSlot);
     this.stage = h('div', { class: 'stage' });
     this.el = h('div', { class: 'takeover', role: 'dialog', 'aria-modal': 'true', 'aria-labelledby': 'takeover-title', hidden: true }, this.bar, this.stage);
     this.el.addEventListener('keydown', (e) => this.barKeys(e));
@@ -99,6 +102,7 @@ export class Takeover {
     document.body.classList.remove('taken-over');
     s.lowered();
     this.stage.replaceChildren();
+    this.askSlot.replaceChildren();
     if (popHistory && (history.state as Record<string, unknown> | null)?.[STATE_KEY]) history.back();
     this.onChange();
     // The strip redrew its row: find the opener again by id when the element itself was replaced.

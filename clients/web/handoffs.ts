@@ -1,0 +1,80 @@
+/**
+ * Parked browser hand-offs as the server pushes them, and this page's answers. The note a person
+ * writes is kept per ask until an answer takes it, across lowering and raising the takeover; an
+ * answer the connection did not take says so and keeps the words, and the ask stays parked.
+ */
+import type { Connection } from './connection.js';
+
+export interface Ask { id: string; seat: string; profile: string; pageId: string; tab: number; message: string }
+export type Answer = 'done' | 'not_now' | 'feedback';
+
+/** The sentence for an answer the socket could not carry (the refusal tone). */
+export const NOT_SENT = 'Not sent - the connection is down.';
+
+export class HandOffs {
+  asks: Ask[] = [];
+  /** The note line's words per ask, held until an answer leaves with them. */
+  readonly notes = new Map<string, string>();
+  private listeners = new Set<() => void>();
+  private nextId = 1;
+  private pending = new Map<number, (ok: boolean, message?: string) => void>();
+
+  constructor(private readonly conn: Connection) {
+    conn.onState((s) => {
+      if (s === 'open') conn.send({ t: 'handoffs' });
+      // An answer in flight when the socket dropped was not taken as far as this page knows.
+      else for (const id of [...this.pending.keys()]) this.settle(id, false, NOT_SENT);
+    });
+    conn.onMessage((m) => {
+      if (m.t === 'handoffs') {
+        this.asks = ((m as unknown as { asks?: Ask[] }).asks ?? []).slice();
+        for (const id of [...this.notes.keys()]) if (!this.asks.some((a) => a.id === id)) this.notes.delete(id);
+        this.emit();
+      } else if (m.t === 'answered') {
+        const id = (m as { id?: number }).id;
+        if (id !== undefined) this.settle(id, true);
+      } else if (m.t === 'error' && (m as { for?: string }).for === 'answer') {
+        const e = m as unknown as { id?: number; message: string };
+        if (e.id !== undefined) this.settle(e.id, false, e.message);
+      }
+    });
+  }
+
+  onChange(cb: () => void): void {
+    this.listeners.add(cb);
+    cb();
+  }
+
+  /** The ask parked on `pageId`, if any. */
+  onPage(pageId: string | null): Ask | undefined {
+    return pageId ? this.asks.find((a) => a.pageId === pageId) : undefined;
+  }
+
+  note(id: string): string { return this.notes.get(id) ?? ''; }
+  setNote(id: string, words: string): void { this.notes.set(id, words); }
+
+  /**
+   * Sends an answer with the note. Resolves with null once the server took it (the line clears),
+   * or with the sentence to show (the words stay, the ask stays parked).
+   */
+  answer(ask: Ask, answer: Answer): Promise<string | null> {
+    const note = this.note(ask.id).trim();
+    const id = this.nextId++;
+    if (!this.conn.send({ t: 'answer', handoff: ask.id, answer, note, id })) return Promise.resolve(NOT_SENT);
+    return new Promise((resolve) => {
+      this.pending.set(id, (ok, message) => {
+        if (ok) this.notes.delete(ask.id);
+        resolve(ok ? null : message ?? NOT_SENT);
+      });
+    });
+  }
+
+  private settle(id: number, ok: boolean, message?: string): void {
+    const cb = this.pending.get(id);
+    if (!cb) return;
+    this.pending.delete(id);
+    cb(ok, message);
+  }
+
+  private emit(): void { for (const cb of this.listeners) cb(); }
+}

@@ -1,0 +1,141 @@
+/**
+ * A browser hand-off through the web client: the agent parks an ask on its tab, the person sees
+ * the card, opens the page, signs in on it, and answers on the bar; the agent's call returns the
+ * answer with the note. The note line keeps its words across a lower; a link opens one page.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser } from 'playwright-core';
+import { startForge, connectAgent, type RunningServer, type Agent } from './helpers/server.js';
+import { servePages, type PageServer } from './helpers/pages.js';
+import { PHONE_393, launchClientBrowser, openClient, picturePoint, type ClientPage } from './helpers/client-page.js';
+
+let forge: RunningServer;
+let pages: PageServer;
+let agent: Agent;
+let browser: Browser;
+let person: ClientPage;
+let pageId = '';
+
+const LOGIN = `<title>Login</title><style>body{margin:0;font-size:28px}
+#pw{position:fixed;left:10vw;top:10vh;width:60vw;height:12vh;font-size:28px}
+#go{position:fixed;left:10vw;top:30vh;width:60vw;height:12vh;font-size:28px}</style>
+<input id="pw" type="password"><button id="go" onclick="if (event.isTrusted && pw.value === 'hunter2') document.title = 'signed in'">Sign in</button>`;
+
+type Result = { text: string; isError: boolean; structured?: unknown };
+function handOff(message: string, progress: string[] = []): Promise<Result> {
+  return agent.client.callTool({ name: 'browser_hand_off', arguments: { page_id: pageId, message } }, undefined, {
+    timeout: 120_000,
+    onprogress: (p) => { progress.push(String(p.message ?? '')); },
+  }).then((r) => ({ text: (r.content as Array<{ text: string }>)[0]!.text, isError: r.isError === true, structured: r.structuredContent }));
+}
+
+beforeAll(async () => {
+  forge = await startForge();
+  pages = await servePages({ '/': LOGIN });
+  agent = await connectAgent(forge, 'default/shop/lead');
+  await agent.call('browser_navigate', { url: pages.url });
+  pageId = /page (p-[0-9a-f]{8})/.exec((await agent.call('browser_tabs', { action: 'list' })).text)![1]!;
+  browser = await launchClientBrowser();
+  person = await openClient(browser, forge.info.viewer_url);
+});
+
+afterAll(async () => {
+  await person?.close();
+  await browser?.close();
+  await agent?.close();
+  await forge?.stop();
+  await pages?.close();
+});
+
+describe('a hand-off in the web client', () => {
+  it('the person opens the card, signs in on the page, and Done returns the note to the agent', async () => {
+    const call = handOff('Please sign in');
+    const card = person.page.locator('.handoff-card');
+    await card.waitFor({ timeout: 15_000 });
+    expect(await card.locator('.card-title').textContent()).toBe('browser hand-off · tab 1');
+    expect(await card.locator('.card-words').textContent()).toBe('Please sign in');
+    await person.shot('handoff-card');
+    await card.getByRole('button', { name: 'Open browser' }).click();
+    await person.page.getByRole('dialog', { name: 'browser hand-off · tab 1' }).waitFor();
+    await person.page.locator('.surface[data-phase="live"]').waitFor({ timeout: 20_000 });
+    expect(await person.page.locator('.ask-words').textContent()).toBe('Please sign in');
+    // While the takeover is up the card leaves the answers to the bar.
+    expect(await card.locator('.card-open').textContent()).toContain('open over the window');
+    await person.page.getByRole('button', { name: 'take control' }).click();
+    await person.page.locator('.bar-control[aria-pressed="true"]').waitFor();
+    await person.page.locator('.surface-canvas[data-frames-drawn]').waitFor();
+    await person.page.waitForTimeout(500);
+    const pw = await picturePoint(person.page, 0.4, 0.16);
+    await person.page.mouse.click(pw.x, pw.y);
+    await person.page.keyboard.type('hunter2');
+    const go = await picturePoint(person.page, 0.4, 0.36);
+    await person.page.mouse.click(go.x, go.y);
+    await expect.poll(async () => (await agent.call('browser_evaluate', { function: '() => document.title' })).text, { timeout: 10_000 }).toContain('signed in');
+    expect(await person.page.getByRole('button', { name: 'send feedback' }).isVisible()).toBe(false);
+    await person.page.getByRole('textbox', { name: 'a note for the agent (optional)' }).fill('signed in as ada');
+    expect(await person.page.getByRole('button', { name: 'send feedback' }).isVisible()).toBe(true);
+    await person.shot('handoff-bar');
+    await person.page.getByRole('button', { name: 'Done' }).click();
+    const r = await call;
+    expect(r.text).toContain('The person answered Done on tab 1');
+    expect(r.structured).toMatchObject({ answer: 'done', note: 'signed in as ada', page_id: pageId });
+    // The answer lowers the takeover, and the card is gone with the ask.
+    await expect.poll(() => person.page.getByRole('dialog').count()).toBe(0);
+    await expect.poll(() => card.count()).toBe(0);
+  });
+
+  it('the note line keeps its words across a lower, and Not now takes them to the agent', async () => {
+    const call = handOff('Approve the order');
+    const card = person.page.locator('.handoff-card');
+    await card.getByRole('button', { name: 'Open browser' }).click();
+    await person.page.locator('.surface[data-phase="live"]').waitFor({ timeout: 20_000 });
+    await person.page.getByRole('textbox', { name: 'a note for the agent (optional)' }).fill('the total looks wrong');
+    await person.page.getByRole('button', { name: 'back to chat' }).click();
+    await expect.poll(() => person.page.getByRole('dialog').count()).toBe(0);
+    expect(await card.locator('.card-note').textContent()).toContain('the total looks wrong');
+    await card.getByRole('button', { name: 'Open browser' }).click();
+    await person.page.locator('.surface[data-phase="live"]').waitFor({ timeout: 20_000 });
+    expect(await person.page.getByRole('textbox', { name: 'a note for the agent (optional)' }).inputValue()).toBe('the total looks wrong');
+    await person.page.getByRole('button', { name: 'Not now' }).click();
+    const r = await call;
+    expect(r.structured).toMatchObject({ answer: 'not_now', note: 'the total looks wrong' });
+  });
+
+  it('send feedback goes with the note as the person\'s words', async () => {
+    const call = handOff('Check the cart');
+    await person.page.locator('.handoff-card').getByRole('button', { name: 'Open browser' }).click();
+    await person.page.locator('.surface[data-phase="live"]').waitFor({ timeout: 20_000 });
+    await person.page.getByRole('textbox', { name: 'a note for the agent (optional)' }).fill('two of the same item');
+    await person.page.getByRole('button', { name: 'send feedback' }).click();
+    const r = await call;
+    expect(r.structured).toMatchObject({ answer: 'feedback', note: 'two of the same item' });
+  });
+
+  it('a hand-off link opens that one page on a phone, with Done and Not now on screen', async () => {
+    const progress: string[] = [];
+    const call = handOff('Enter the code', progress);
+    await expect.poll(() => progress.length, { timeout: 15_000 }).toBeGreaterThan(0);
+    const link = /(http:\/\/127\.0\.0\.1:\d+\/handoff\/\S+)/.exec(progress[0]!)![1]!;
+    const context = await browser.newContext({ viewport: { width: PHONE_393.width, height: PHONE_393.height }, hasTouch: true, isMobile: true, deviceScaleFactor: 2 });
+    try {
+      const phone = await context.newPage();
+      await phone.goto(link);
+      await phone.getByRole('dialog', { name: 'browser hand-off · tab 1' }).waitFor({ timeout: 20_000 });
+      await phone.locator('.surface[data-phase="live"]').waitFor({ timeout: 20_000 });
+      expect(await phone.locator('.strip').count()).toBe(0);
+      for (const name of ['Done', 'Not now']) {
+        const b = (await phone.getByRole('button', { name, exact: true }).boundingBox())!;
+        expect(b.height).toBeGreaterThanOrEqual(44);
+        expect(b.x).toBeGreaterThanOrEqual(0);
+        expect(b.x + b.width).toBeLessThanOrEqual(PHONE_393.width);
+        expect(b.y + b.height).toBeLessThanOrEqual(PHONE_393.height);
+      }
+      await phone.screenshot({ path: 'test/artifacts/handoff-link-393.png' });
+      await phone.getByRole('button', { name: 'Done', exact: true }).click();
+      const r = await call;
+      expect(r.structured).toMatchObject({ answer: 'done' });
+    } finally {
+      await context.close();
+    }
+  });
+});
