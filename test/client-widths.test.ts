@@ -29,7 +29,7 @@ beforeAll(async () => {
   browser = await launchClientBrowser();
   agent = await connectAgent(forge, 'default/phone/lead');
   await agent.call('browser_navigate', { url: pages.url });
-  // A desktop drives the tab: the phones watch its layout (see the skipped test below for why).
+  // A desktop drives the tab: the phones start as watchers of its landscape layout.
   desk = await showFirstTab(DESKTOP);
   await desk.page.getByRole('button', { name: 'take control' }).click();
   await desk.page.locator('.bar-control[aria-pressed="true"]').waitFor({ timeout: 15_000 });
@@ -98,9 +98,7 @@ describe('a phone beside a desktop', () => {
     await phone.shot('phone-393-fitted');
   });
 
-  // The host cannot yet lay a page out narrower than Chromium's smallest window (about 500 px):
-  // the server answers a phone's take control with "the tab's window could not be sized".
-  it.skip('taking control on the phone lays the page out at the phone\'s shape, so the bars fall away', async () => {
+  it('taking control on the phone lays the page out at the phone\'s shape, so the bars fall away', async () => {
     await phone.page.getByRole('button', { name: 'take control' }).click();
     const canvas = phone.page.locator('.surface-canvas');
     const box = (await canvas.boundingBox())!;
@@ -108,6 +106,11 @@ describe('a phone beside a desktop', () => {
       const [w, h] = (await canvas.getAttribute('data-frame'))!.split('x').map(Number);
       return Math.abs(w! / h! - box.width / box.height) < 0.02;
     }, { timeout: 15_000 }).toBe(true);
+    await expect.poll(() => desk.page.locator('.bar-control').textContent()).toBe('take control');
+    await phone.shot('phone-393-controller');
+    // Give the role back to the desktop for what follows.
+    await desk.page.getByRole('button', { name: 'take control' }).click();
+    await desk.page.locator('.bar-control[aria-pressed="true"]').waitFor({ timeout: 15_000 });
   });
 });
 
