@@ -4,6 +4,7 @@
  * answer with the note. The note line keeps its words across a lower; a link opens one page.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createServer, connect, type Socket } from 'node:net';
 import type { Browser } from 'playwright-core';
 import { startForge, connectAgent, type RunningServer, type Agent } from './helpers/server.js';
 import { servePages, type PageServer } from './helpers/pages.js';
@@ -138,4 +139,56 @@ describe('a hand-off in the web client', () => {
       await context.close();
     }
   });
+
+  it('an answer the connection did not take says Not sent, and the words stay in the field', async () => {
+    // The page reaches forge through a loopback proxy that can cut its sockets (a real TCP cut).
+    const proxy = await cuttableProxy(forge.info.port);
+    const viaProxy = forge.info.viewer_url.replace(`:${forge.info.port}/`, `:${proxy.port}/`);
+    const c = await openClient(browser, viaProxy);
+    try {
+      const call = handOff('Confirm the address');
+      await c.page.locator('.handoff-card').getByRole('button', { name: 'Open browser' }).click();
+      await c.page.locator('.surface[data-phase="live"]').waitFor({ timeout: 20_000 });
+      const note = c.page.getByRole('textbox', { name: 'a note for the agent (optional)' });
+      await note.fill('the flat number is missing');
+      proxy.cut();
+      await c.page.locator('.link-state[data-state="down"]').waitFor({ timeout: 10_000 });
+      await c.page.getByRole('button', { name: 'Done' }).click();
+      const line = c.page.locator('.ask-line');
+      await expect.poll(() => line.textContent()).toBe('Not sent - the connection is down.');
+      expect(await line.getAttribute('data-tone')).toBe('refusal');
+      expect(await note.inputValue()).toBe('the flat number is missing');
+      expect(await c.page.getByRole('dialog').count()).toBe(1);
+      await c.shot('handoff-not-sent');
+      // The connection comes back: the same words answer, and the ask was parked all along.
+      proxy.restore();
+      await c.page.locator('.link-state[data-state="open"]').waitFor({ timeout: 20_000 });
+      await c.page.locator('.surface[data-phase="live"]').waitFor({ timeout: 20_000 });
+      await c.page.getByRole('button', { name: 'Done' }).click();
+      const r = await call;
+      expect(r.structured).toMatchObject({ answer: 'done', note: 'the flat number is missing' });
+    } finally {
+      await c.close();
+      await proxy.close();
+    }
+  });
 });
+
+/** A loopback TCP proxy to `port` whose sockets can be cut (and new ones refused) until restored. */
+async function cuttableProxy(port: number): Promise<{ port: number; cut: () => void; restore: () => void; close: () => Promise<void> }> {
+  const sockets = new Set<Socket>();
+  let open = true;
+  const server = createServer((client) => {
+    if (!open) { client.destroy(); return; }
+    const upstream = connect(port, '127.0.0.1');
+    for (const s of [client, upstream]) { sockets.add(s); s.on('close', () => sockets.delete(s)); s.on('error', () => undefined); }
+    client.pipe(upstream).pipe(client);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return {
+    port: (server.address() as { port: number }).port,
+    cut: () => { open = false; for (const s of sockets) s.destroy(); },
+    restore: () => { open = true; },
+    close: () => new Promise((r) => { for (const s of sockets) s.destroy(); server.close(() => r()); }),
+  };
+}

@@ -96,7 +96,8 @@ export class BrowserSurface implements TakeoverSurface {
     conn.onState((s) => {
       if (this.phase === 'closed') return;
       if (s === 'open') this.attach();
-      else if (s === 'down') { this.phase = 'opening'; this.render(); }
+      // The page stays as it was (its ask stays answerable, to say Not sent); the picture says why it stands still.
+      else if (s === 'down') this.render();
     });
     // Draws now, and again whenever the parked asks change.
     handoffs.onChange(() => this.render());
@@ -295,7 +296,8 @@ export class BrowserSurface implements TakeoverSurface {
 
   private renderState(): void {
     let words = '';
-    if (this.phase === 'opening') words = this.conn.state === 'open' ? 'opening the browser…' : 'the connection is down - reconnecting…';
+    if (this.conn.state !== 'open' && this.phase !== 'closed') words = 'the connection is down - reconnecting…';
+    else if (this.phase === 'opening') words = 'opening the browser…';
     else if (this.phase === 'failed') words = this.failure;
     else if (this.phase === 'live' && !this.renderer.pictured) words = 'opening the browser…';
     fill(this.state, words);
