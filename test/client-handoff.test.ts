@@ -124,6 +124,7 @@ describe('a hand-off in the web client', () => {
       await phone.getByRole('dialog', { name: 'browser hand-off · tab 1' }).waitFor({ timeout: 20_000 });
       await phone.locator('.surface[data-phase="live"]').waitFor({ timeout: 20_000 });
       expect(await phone.locator('.strip').count()).toBe(0);
+      expect(await phone.locator('.picker').isVisible()).toBe(false);
       for (const name of ['Done', 'Not now']) {
         const b = (await phone.getByRole('button', { name, exact: true }).boundingBox())!;
         expect(b.height).toBeGreaterThanOrEqual(44);

@@ -51,6 +51,8 @@ export class TabPicker {
     fill(this.button, cur ? `tab ${cur.number}` : 'tab …', h('span', { class: 'picker-caret', 'aria-hidden': 'true' }, ' ▾'));
     this.button.setAttribute('aria-label', cur ? `tab ${cur.number} of ${n}; pick another tab` : 'pick a tab');
     this.button.disabled = n === 0;
+    // No tab list at all (a hand-off link's page): there is nothing to pick from.
+    this.el.hidden = this.list === null;
     fill(this.menu, ...(this.list?.tabs ?? []).map((t) => h('button', {
       type: 'button', class: 'picker-item', role: 'menuitemradio', 'data-page-id': t.pageId,
       'aria-checked': String(cur?.pageId === t.pageId),

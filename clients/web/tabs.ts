@@ -40,5 +40,5 @@ export function tabLabel(t: TabRow): string {
   return t.title.trim() || t.url || 'a blank page';
 }
 
-/** The mark beside a tab's state: filled in use, hollow idle, a lock while a hand-off holds it. */
+/** The mark beside a tab's state: filled in use, hollow idle, a diamond while a hand-off holds it. */
 export const STATE_MARK: Record<TabRow['state'], string> = { 'in use': '●', idle: '○', held: '◆' };
