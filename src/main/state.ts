@@ -1,5 +1,5 @@
 /** The state directory: server.json (how clients find the running server) and the profiles. */
-import { mkdirSync, readFileSync, writeFileSync, rmSync, chmodSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync, rmSync, chmodSync, renameSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 
@@ -17,8 +17,11 @@ export function resolveStateDir(dir: string | undefined): string {
 
 export function writeServerInfo(stateDir: string, info: ServerInfo): void {
   const file = join(stateDir, 'server.json');
-  writeFileSync(file, JSON.stringify(info, null, 2) + '\n', { mode: 0o600 });
-  chmodSync(file, 0o600);
+  // Written aside and renamed: a reader never sees half a file.
+  const tmp = `${file}.${process.pid}.tmp`;
+  writeFileSync(tmp, JSON.stringify(info, null, 2) + '\n', { mode: 0o600 });
+  chmodSync(tmp, 0o600);
+  renameSync(tmp, file);
 }
 
 export function readServerInfo(stateDir: string): ServerInfo | undefined {
