@@ -163,9 +163,10 @@ export type ServerMessage =
   | { t: 'tabs'; profile: string; host: 'connected' | 'idle' | 'none'; closingInMinutes?: number; tabs: TabRow[] }
   /**
    * What this viewer watches and who holds the role, pushed to every viewer of the tab on any change.
-   * `you` is this viewer's id; `controller` the controller's id or null; width×height the page's layout.
+   * `you` is this viewer's id; `controller` the controller's id or null; width×height the page's layout;
+   * `frame` the id the tab's binary frames carry (unique across hosts).
    */
-  | { t: 'view'; tab: number; pageId: string; profile: string; you: number; controller: number | null; width: number; height: number; title: string; url: string }
+  | { t: 'view'; tab: number; pageId: string; profile: string; you: number; controller: number | null; width: number; height: number; title: string; url: string; frame: number }
   /** The page's own history: whether an entry exists each way. */
   | { t: 'history'; tab: number; back: boolean; forward: boolean }
   /** The watched tab is gone (closed, or its host died): the sentence says why. */
