@@ -106,6 +106,14 @@ export class Driver {
 
   session(page: Page): CDPSession | undefined { return this.sessions.get(page); }
 
+  /**
+   * Resolves once every browser event sent before it has been handled: a popup an action opened
+   * is announced (Target.targetCreated) before the action's answer, and events keep their order.
+   */
+  async barrier(): Promise<void> {
+    await this.cdp.send('Browser.getVersion').catch(() => undefined);
+  }
+
   /** Sizes the target's window so its page viewport is w×h (the window chrome added on top). */
   async placeWindow(targetId: string, w: number, h: number, left = 0, top = 0): Promise<void> {
     const { windowId } = (await this.cdp.send('Browser.getWindowForTarget', { targetId })) as { windowId: number };

@@ -56,6 +56,7 @@ async function rebuild(tab: Tab, tool: string, p: ProfileBrowser): Promise<strin
 /** Runs a call on the seat's current tab and writes the common parts of its answer. */
 async function onTab(p: ProfileBrowser, ctx: SessionContext, tool: string, what: string, work: (tab: Tab) => Promise<string>, opts: { allowDialog?: boolean } = {}): Promise<ToolAnswer> {
   const r = await p.call(ctx.seat.key, tool, async (tab) => {
+    const grace = p.popupGrace();
     let rebuilt = tab.crashed ? await rebuild(tab, tool, p) : '';
     let text: string;
     try {
@@ -67,7 +68,7 @@ async function onTab(p: ProfileBrowser, ctx: SessionContext, tool: string, what:
       rebuilt = await rebuild(tab, tool, p);
       try { text = await work(tab); } catch (e2) { throw inForgeWords(e2, tab, what); }
     }
-    await p.settlePopups(tab);
+    await p.settlePopups(tab, grace);
     return rebuilt ? `Note: ${rebuilt}.\n${text}` : text;
   }, opts);
   const notes: string[] = [];
