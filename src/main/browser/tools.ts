@@ -34,9 +34,11 @@ function header(tab: Tab): string {
 }
 
 async function pageState(tab: Tab, withSnapshot = true): Promise<string> {
-  tab.title = await tab.page.title().catch(() => tab.title);
+  // Two round trips to the page, asked at once: the title waits on a busy renderer as long as the snapshot.
+  const [title, snapshot] = await Promise.all([tab.page.title().catch(() => tab.title), withSnapshot ? snapshotOf(tab) : undefined]);
+  tab.title = title;
   const lines = ['### Page state', header(tab)];
-  if (withSnapshot) lines.push('- Page snapshot:', '```yaml', await snapshotOf(tab), '```');
+  if (snapshot !== undefined) lines.push('- Page snapshot:', '```yaml', snapshot, '```');
   return lines.join('\n');
 }
 
