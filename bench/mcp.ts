@@ -134,14 +134,21 @@ async function main(): Promise<void> {
     const w = stats('playwright_mcp');
     const ratio: Record<string, number> = {};
     for (const k of Object.keys(f)) ratio[k] = round2(f[k] / w[k]);
+    // Median of each round's own forge/Playwright MCP ratio: both calls of a round met the same load.
+    const paired: Record<string, number> = {};
+    for (const kind of KINDS) {
+      const own = samples.forge[kind].map((ms, i) => ms / samples.playwright_mcp[kind][i]).sort((a, b) => a - b);
+      paired[`${kind}_ms_p50`] = round2(percentile(own, 0.5));
+    }
 
     console.table(Object.fromEntries(KINDS.map((kind) => [kind, {
       'forge p50 ms': f[`${kind}_ms_p50`], 'pw-mcp p50 ms': w[`${kind}_ms_p50`], 'ratio p50': ratio[`${kind}_ms_p50`],
       'forge p95 ms': f[`${kind}_ms_p95`], 'pw-mcp p95 ms': w[`${kind}_ms_p95`], 'ratio p95': ratio[`${kind}_ms_p95`],
+      'paired ratio p50': paired[`${kind}_ms_p50`],
     }])));
     if (json) {
       console.log(JSON.stringify({
-        forge: f, playwright_mcp: w, ratio, iterations, warmup,
+        forge: f, playwright_mcp: w, ratio, ratio_paired: paired, iterations, warmup,
         playwright_mcp_version: pw.version, playwright_mcp_settle_ms: pwSettle ?? 'default',
       }));
     }
