@@ -264,10 +264,11 @@ export class ProfileBrowser {
   /**
    * Waits until every popup the tab opened during a call is a registered tab, so the call's answer
    * (and the next call) already knows it; bounded by POPUP_REGISTER_MAX_MS. `grace` is the
-   * call's popupGrace, started when its work began.
+   * call's popupGrace, started when its work began; a call that only reads the page has none
+   * and waits only for popups already announced.
    */
-  async settlePopups(tab: Tab, grace: Promise<void> = this.popupGrace()): Promise<void> {
-    await Promise.all([grace, this.driver?.barrier()]);
+  async settlePopups(tab: Tab, grace: Promise<void> | undefined): Promise<void> {
+    if (grace) await Promise.all([grace, this.driver?.barrier()]);
     const waits = [...this.pendingPopups.values()].filter((p) => p.opener === tab.pageId).map((p) => p.registered);
     if (waits.length) await Promise.race([Promise.all(waits), new Promise((r) => setTimeout(r, POPUP_REGISTER_MAX_MS))]);
   }

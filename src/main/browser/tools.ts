@@ -55,10 +55,13 @@ async function rebuild(tab: Tab, tool: string, p: ProfileBrowser): Promise<strin
   return said;
 }
 
+/** Tools that only read the page: nothing they do opens a popup, so they skip the popup grace and barrier. */
+const READS_ONLY = new Set(['browser_snapshot']);
+
 /** Runs a call on the seat's current tab and writes the common parts of its answer. */
 async function onTab(p: ProfileBrowser, ctx: SessionContext, tool: string, what: string, work: (tab: Tab) => Promise<string>, opts: { allowDialog?: boolean } = {}): Promise<ToolAnswer> {
   const r = await p.call(ctx.seat.key, tool, async (tab) => {
-    const grace = p.popupGrace();
+    const grace = READS_ONLY.has(tool) ? undefined : p.popupGrace();
     let rebuilt = tab.crashed ? await rebuild(tab, tool, p) : '';
     let text: string;
     try {
