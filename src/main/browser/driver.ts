@@ -11,6 +11,8 @@ import { PAGE_INIT_SCRIPT } from './init-script.js';
 
 /** Attach attempts before the host is named and ended: the first bound, then one fresh driver. */
 const ATTACH_ATTEMPTS = 2;
+/** Longest wait for the browser to answer a barrier, ms: a browser that stalls must not stall the call's answer. */
+const BARRIER_MAX_MS = 2_000;
 
 export type NewPageListener = (page: Page, targetId: string, openerId: string | undefined) => void;
 
@@ -105,6 +107,19 @@ export class Driver {
   }
 
   session(page: Page): CDPSession | undefined { return this.sessions.get(page); }
+
+  /**
+   * Resolves once every browser event sent before it has been handled: a popup an action opened
+   * is announced (Target.targetCreated) before the action's answer, and events keep their order.
+   */
+  async barrier(): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      this.cdp.send('Browser.getVersion').catch(() => undefined),
+      new Promise((r) => { timer = setTimeout(r, BARRIER_MAX_MS); }),
+    ]);
+    clearTimeout(timer);
+  }
 
   /** Sizes the target's window so its page viewport is w×h (the window chrome added on top). */
   async placeWindow(targetId: string, w: number, h: number, left = 0, top = 0): Promise<void> {

@@ -11,7 +11,12 @@ import { Driver } from './driver.js';
 import { TabRegistry, dialogRefusal, type DialogKind, type Tab } from './tabs.js';
 import { log } from '../logging.js';
 
-/** Grace after an action for the browser to announce a popup the action opened, ms. */
+/**
+ * Grace for the browser to announce a popup a call's action opened, ms, counted from the start
+ * of the call's work: the work (its snapshot mostly) runs meanwhile, so only calls shorter than
+ * the grace wait for it. A popup opened by the action itself is announced before the browser
+ * answers the barrier that follows the work, however long the work took.
+ */
 const POPUP_SETTLE_MS = 40;
 /** How long an orderly Browser.close may take before the host's processes are signalled, ms. */
 const BROWSER_CLOSE_WAIT_MS = 2_000;
@@ -292,12 +297,19 @@ export class ProfileBrowser {
     this.pendingPopups.set(targetId, { opener: opener.pageId, registered, done: () => { clearTimeout(timer); done(); } });
   }
 
+  /** Starts a call's popup grace (POPUP_SETTLE_MS); settlePopups awaits it after the work. */
+  popupGrace(): Promise<void> {
+    return new Promise((r) => setTimeout(r, POPUP_SETTLE_MS));
+  }
+
   /**
    * Waits until every popup the tab opened during a call is a registered tab, so the call's answer
-   * (and the next call) already knows it; bounded by POPUP_REGISTER_MAX_MS.
+   * (and the next call) already knows it; bounded by POPUP_REGISTER_MAX_MS. `grace` is the
+   * call's popupGrace, started when its work began; a call that only reads the page has none
+   * and waits only for popups already announced.
    */
-  async settlePopups(tab: Tab): Promise<void> {
-    await new Promise((r) => setTimeout(r, POPUP_SETTLE_MS));
+  async settlePopups(tab: Tab, grace: Promise<void> | undefined): Promise<void> {
+    if (grace) await Promise.all([grace, this.driver?.barrier()]);
     const waits = [...this.pendingPopups.values()].filter((p) => p.opener === tab.pageId).map((p) => p.registered);
     if (waits.length) await Promise.race([Promise.all(waits), new Promise((r) => setTimeout(r, POPUP_REGISTER_MAX_MS))]);
   }

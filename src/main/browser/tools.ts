@@ -34,9 +34,11 @@ function header(tab: Tab): string {
 }
 
 async function pageState(tab: Tab, withSnapshot = true): Promise<string> {
-  tab.title = await tab.page.title().catch(() => tab.title);
+  // Two round trips to the page, asked at once: the title waits on a busy renderer as long as the snapshot.
+  const [title, snapshot] = await Promise.all([tab.page.title().catch(() => tab.title), withSnapshot ? snapshotOf(tab) : undefined]);
+  tab.title = title;
   const lines = ['### Page state', header(tab)];
-  if (withSnapshot) lines.push('- Page snapshot:', '```yaml', await snapshotOf(tab), '```');
+  if (snapshot !== undefined) lines.push('- Page snapshot:', '```yaml', snapshot, '```');
   return lines.join('\n');
 }
 
@@ -53,9 +55,13 @@ async function rebuild(tab: Tab, tool: string, p: ProfileBrowser): Promise<strin
   return said;
 }
 
+/** Tools that only read the page: nothing they do opens a popup, so they skip the popup grace and barrier. */
+const READS_ONLY = new Set(['browser_snapshot']);
+
 /** Runs a call on the seat's current tab and writes the common parts of its answer. */
 async function onTab(p: ProfileBrowser, ctx: SessionContext, tool: string, what: string, work: (tab: Tab) => Promise<string>, opts: { allowDialog?: boolean } = {}): Promise<ToolAnswer> {
   const r = await p.call(ctx.seat.key, tool, async (tab) => {
+    const grace = READS_ONLY.has(tool) ? undefined : p.popupGrace();
     let rebuilt = tab.crashed ? await rebuild(tab, tool, p) : '';
     let text: string;
     try {
@@ -67,7 +73,7 @@ async function onTab(p: ProfileBrowser, ctx: SessionContext, tool: string, what:
       rebuilt = await rebuild(tab, tool, p);
       try { text = await work(tab); } catch (e2) { throw inForgeWords(e2, tab, what); }
     }
-    await p.settlePopups(tab);
+    await p.settlePopups(tab, grace);
     return rebuilt ? `Note: ${rebuilt}.\n${text}` : text;
   }, opts);
   const notes: string[] = [];
