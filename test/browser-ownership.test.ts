@@ -69,3 +69,16 @@ describe('two seats in one profile', () => {
     expect(ok.isError).toBe(false);
   });
 });
+
+describe('every page call is on record', () => {
+  it('logs seat, tool, profile, host pid, port, cache root, duration and outcome', async () => {
+    await a.call('browser_snapshot');
+    const lines = forge.output().split('\n').filter((l) => l.includes('"msg":"page call"')).map((l) => JSON.parse(l) as Record<string, unknown>);
+    const last = lines.filter((l) => l.tool === 'browser_snapshot').pop()!;
+    expect(last).toMatchObject({ seat: 'default/shop/lead', tool: 'browser_snapshot', profile: 'default/default', outcome: 'ok' });
+    expect(last.hostPid).toBeGreaterThan(0);
+    expect(last.port).toBeGreaterThan(0);
+    expect(String(last.cacheRoot)).toBe(`${forge.stateDir}/profiles/default/default`);
+    expect(typeof last.ms).toBe('number');
+  });
+});
