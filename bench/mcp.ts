@@ -9,6 +9,10 @@
  * alike, and each round is an agent's real sequence (navigate, snapshot, click the ref that
  * server's own snapshot gave, evaluate), which a loop of one task cannot express. Each round
  * flips which server goes first. The first rounds warm both up and are not counted.
+ *
+ * Playwright MCP waits its settle time (--timeout-settle, 500 ms by default) after a click or an
+ * evaluate; the bench keeps its defaults, as its users get them. `--pw-settle MS` sets it, to
+ * compare the calls' own work.
  */
 import { loadavg } from 'node:os';
 import { resolve, dirname } from 'node:path';
