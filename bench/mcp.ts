@@ -9,7 +9,12 @@
  * alike, and each round is an agent's real sequence (navigate, snapshot, click the ref that
  * server's own snapshot gave, evaluate), which a loop of one task cannot express. Each round
  * flips which server goes first. The first rounds warm both up and are not counted.
+ *
+ * Playwright MCP waits its settle time (--timeout-settle, 500 ms by default) after a click or an
+ * evaluate; the bench keeps its defaults, as its users get them. `--pw-settle MS` sets it, to
+ * compare the calls' own work.
  */
+import { loadavg } from 'node:os';
 import { resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serveApp, CLICK_ROW, type AppServer } from './mcp/app-page.js';
@@ -108,6 +113,7 @@ async function main(): Promise<void> {
     started.push(pw);
     process.stderr.write(`bench mcp: forge vs Playwright MCP ${pw.version}${pwSettle === undefined ? '' : ` (--timeout-settle ${pwSettle})`}, ${warmup} warm-up + ${iterations} rounds\n`);
 
+    const loadBefore = loadavg()[0];
     const rounds = [new Round(forge, app), new Round(pw, app)];
     const samples: Record<Contender['name'], Record<Kind, number[]>> = {
       forge: { navigate: [], snapshot: [], click: [], evaluate: [] },
@@ -150,6 +156,8 @@ async function main(): Promise<void> {
       console.log(JSON.stringify({
         forge: f, playwright_mcp: w, ratio, ratio_paired: paired, iterations, warmup,
         playwright_mcp_version: pw.version, playwright_mcp_settle_ms: pwSettle ?? 'default',
+        // The machine's 1-minute load average around the run: latencies scale with it, ratios less.
+        load_avg_1m: [round2(loadBefore), round2(loadavg()[0])],
       }));
     }
   } finally {
