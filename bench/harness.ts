@@ -14,7 +14,7 @@ import type { FanoutCounters } from '../src/workers/relay/fanout.js';
 
 export const root = join(fileURLToPath(new URL('.', import.meta.url)), '..', '..');
 /** The test pages; FORGE_PAGES overrides (the default is the shared folder beside the checkout). */
-export const PAGES_DIR = process.env.FORGE_PAGES ?? join(root, '..', 'shared', 'pages');
+export const PAGES_DIR = process.env.FORGE_PAGES ?? join(root, 'bench', 'pages');
 export const TOKEN = 'bench-token';
 const CLK_TCK = 100;
 

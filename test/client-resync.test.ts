@@ -10,7 +10,7 @@ import { servePages, type PageServer } from './helpers/pages.js';
 import { openViewer, type TestViewer } from './helpers/viewer.js';
 import { FRAME_FLAG_KEYFRAME } from '../src/shared/protocol.js';
 
-const PAGES = process.env.FORGE_PAGES ?? join(process.cwd(), '..', 'shared', 'pages');
+const PAGES = process.env.FORGE_PAGES ?? join(process.cwd(), 'bench', 'pages');
 
 let forge: RunningServer;
 let pages: PageServer;

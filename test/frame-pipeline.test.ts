@@ -18,7 +18,7 @@ import type { FromRelay, ToRelay } from '../dist/src/workers/relay/protocol.js';
 import type { FanoutCounters } from '../dist/src/workers/relay/fanout.js';
 
 /** The test pages (each paints its timestamp into its bottom-left corner); FORGE_PAGES overrides. */
-const PAGES = process.env.FORGE_PAGES ?? join(process.cwd(), '..', 'shared', 'pages');
+const PAGES = process.env.FORGE_PAGES ?? join(process.cwd(), 'bench', 'pages');
 const TOKEN = 'test-token';
 /** Random pixels every frame: ~1 MB keyframes, so a socket that stops reading fills its kernel buffers (~4 MB) in a few frames. */
 const NOISE_PAGE = `<body style="margin:0"><canvas id=c width=1280 height=720></canvas><script>
