@@ -23,9 +23,12 @@ export async function startForge(opts: { config?: string; env?: Record<string, s
   proc.stdout!.on('data', (d: Buffer) => { out += d.toString(); });
   proc.stderr!.on('data', (d: Buffer) => { out += d.toString(); });
   const deadline = Date.now() + 30_000;
-  while (Date.now() < deadline) {
-    if (existsSync(join(stateDir, 'server.json')) && out.includes('mcp:')) break;
+  while (!(existsSync(join(stateDir, 'server.json')) && out.includes('mcp:'))) {
     if (proc.exitCode !== null) throw new Error(`forge serve exited (${proc.exitCode}):\n${out}`);
+    if (Date.now() > deadline) {
+      proc.kill('SIGTERM'); // a server that did not come up in time must not outlive the test
+      throw new Error(`forge serve did not come up within 30 s:\n${out}`);
+    }
     await new Promise((r) => setTimeout(r, 50));
   }
   const info = JSON.parse(readFileSync(join(stateDir, 'server.json'), 'utf8')) as ServerInfo;

@@ -34,7 +34,10 @@ export async function startServer(toml?: string): Promise<RunningServer> {
   const file = join(dir, 'server.json');
   const deadline = Date.now() + 20_000;
   while (!existsSync(file)) {
-    if (proc.exitCode !== null || Date.now() > deadline) throw new Error(`forge did not start: ${stderr}`);
+    if (proc.exitCode !== null || Date.now() > deadline) {
+      proc.kill('SIGTERM'); // a server that did not come up in time must not outlive the test
+      throw new Error(`forge did not start: ${stderr}`);
+    }
     await new Promise((r) => setTimeout(r, 50));
   }
   const info = JSON.parse(readFileSync(file, 'utf8')) as ServerInfo;

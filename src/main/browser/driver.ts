@@ -26,11 +26,11 @@ export class Driver {
 
   private constructor(readonly browser: Browser, readonly context: BrowserContext, readonly cdp: CDPSession) {}
 
-  static async attach(host: BrowserHost): Promise<Driver> {
+  static async attach(host: BrowserHost, boundMs = DRIVER_ATTACH_TIMEOUT_MS): Promise<Driver> {
     let last: unknown;
     for (let i = 0; i < ATTACH_ATTEMPTS; i++) {
       try {
-        const browser = await chromium.connectOverCDP(host.wsEndpoint, { timeout: DRIVER_ATTACH_TIMEOUT_MS });
+        const browser = await chromium.connectOverCDP(host.wsEndpoint, { timeout: boundMs });
         const context = browser.contexts()[0];
         if (!context) throw new Error('the browser has no default context');
         const cdp = await browser.newBrowserCDPSession();
@@ -48,7 +48,7 @@ export class Driver {
         if (!host.alive) break;
       }
     }
-    throw new ForgeError('host_not_answering', `the host is not answering: no driver could attach to ${host.profileKey} (pid ${host.pid}) within ${DRIVER_ATTACH_TIMEOUT_MS / 1000} s (${(last as Error)?.message?.split('\n')[0] ?? 'unknown'})`);
+    throw new ForgeError('host_not_answering', `the host is not answering: no driver could attach to ${host.profileKey} (pid ${host.pid}) within ${boundMs / 1000} s (${(last as Error)?.message?.split('\n')[0] ?? 'unknown'})`);
   }
 
   /** Pages that were there before the driver attached (the host's boot tab). */
