@@ -16,6 +16,7 @@ import type { ProfileBrowser } from './profile.js';
 import type { Tab } from './tabs.js';
 import { dispatchInput } from './input.js';
 import { NavigationArrows } from './history.js';
+import { FOCUS_MOVING_KEYS, focusIsEditable } from './focus.js';
 
 /** Smallest page layout a surface may ask for, CSS px: a narrow phone in portrait fits above it. */
 export const LAYOUT_MIN_WIDTH = 320;
@@ -33,7 +34,7 @@ export interface BrowserDirectory {
 }
 
 interface Watch { profile: ProfileBrowser; tab: Tab; pageId: string; w: number; h: number; since: number }
-interface ViewerState { info: ViewerInfo; subscribed?: string; watch?: Watch; surface: { w: number; h: number } }
+interface ViewerState { info: ViewerInfo; subscribed?: string; watch?: Watch; surface: { w: number; h: number }; focusAsks?: number }
 interface HostFrames { pipeline: FramePipeline; source: number }
 
 export class BrowserViewing {
@@ -258,6 +259,17 @@ export class BrowserViewing {
     const layout = this.layouts.get(w.tab.pageId) ?? { w: w.w, h: w.h };
     w.profile.lastActivity = Date.now();
     await dispatchInput(session, ev, { sx: layout.w / w.w, sy: layout.h / w.h, maxX: layout.w, maxY: layout.h });
+    const focusMayMove = (ev.type === 'mouse' && ev.action === 'up') || (ev.type === 'key' && ev.action === 'up' && FOCUS_MOVING_KEYS.has(ev.key));
+    if (focusMayMove) this.tellFocus(this.state(v), w);
+  }
+
+  /** Tells the controller whether the page's focus now takes typing (a phone raises its keyboard on it); only the newest answer counts. */
+  private tellFocus(s: ViewerState, w: Watch): void {
+    const ask = (s.focusAsks = (s.focusAsks ?? 0) + 1);
+    void focusIsEditable(w.tab.page).then((editable) => {
+      if (s.focusAsks !== ask || s.watch?.tab !== w.tab || this.controllers.get(w.tab.pageId) !== s.info.id) return;
+      this.hub.send(s.info.id, { t: 'focus', tab: w.tab.number, editable });
+    });
   }
 
   private async nav(v: ViewerInfo, m: Extract<ClientMessage, { t: 'nav' }>): Promise<void> {
