@@ -85,7 +85,7 @@ describe('a hand-off in the web client', () => {
     await expect.poll(() => card.count()).toBe(0);
   });
 
-  it('the note line keeps its words across a lower, and Not now takes them to the agent', async () => {
+  it('a lowered takeover hands the note to the chat\'s draft and a raise shows it again; Not now takes the words, leaving the draft empty', async () => {
     const call = handOff('Approve the order');
     const card = person.page.locator('.handoff-card');
     await card.getByRole('button', { name: 'Open browser' }).click();
@@ -93,13 +93,19 @@ describe('a hand-off in the web client', () => {
     await person.page.getByRole('textbox', { name: 'a note for the agent (optional)' }).fill('the total looks wrong');
     await person.page.getByRole('button', { name: 'back to chat' }).click();
     await expect.poll(() => person.page.getByRole('dialog').count()).toBe(0);
+    // Lowering hands the words to the chat's draft, and the card says so.
+    expect(await card.locator('.card-note').textContent()).toContain('chat\'s draft');
     expect(await card.locator('.card-note').textContent()).toContain('the total looks wrong');
+    const draft = person.page.getByRole('textbox', { name: 'the chat\'s draft' });
+    expect(await draft.inputValue()).toBe('the total looks wrong');
     await card.getByRole('button', { name: 'Open browser' }).click();
     await person.page.locator('.surface[data-phase="live"]').waitFor({ timeout: 20_000 });
     expect(await person.page.getByRole('textbox', { name: 'a note for the agent (optional)' }).inputValue()).toBe('the total looks wrong');
     await person.page.getByRole('button', { name: 'Not now' }).click();
     const r = await call;
     expect(r.structured).toMatchObject({ answer: 'not_now', note: 'the total looks wrong' });
+    // The answer took the words to the agent: the draft gets nothing.
+    await expect.poll(() => draft.inputValue()).toBe('');
   });
 
   it('send feedback goes with the note as the person\'s words', async () => {

@@ -142,6 +142,9 @@ export class BrowserSurface implements TakeoverSurface {
 
   lowered(): void {
     if (this.phase === 'closed') return;
+    // The layer is already down, so the ask is read from what this surface showed.
+    const ask = this.handoffs.onPage(this.view?.pageId ?? this.wanted ?? null) ?? this.handoffs.asks.find((a) => a.id === this.openedFor?.id);
+    if (ask) this.handoffs.lowered(ask);
     this.conn.send({ t: 'detach' });
     this.openedFor = null;
     this.phase = 'closed';

@@ -10,6 +10,7 @@ import { h } from './dom.js';
 import { Strip } from './strip.js';
 import { HandOffCards } from './handoff-cards.js';
 import { HandOffs } from './handoffs.js';
+import { ChatDraft } from './draft.js';
 import { Tabs } from './tabs.js';
 import { Takeover } from './takeover.js';
 
@@ -60,13 +61,14 @@ export function startShell(root: HTMLElement, token: string, seat: string | null
   const handoffs = new HandOffs(conn);
   const browser = new BrowserSurface(conn, tabs, takeover, seat, handoffs);
   const cards = new HandOffCards(handoffs, browser);
+  const draft = new ChatDraft(handoffs);
   const strip = new Strip(tabs, {
     shownPageId: () => browser.shownPageId(),
     show: (pageId) => browser.open(pageId),
     hide: () => takeover.lower(),
   });
   browser.onChange = () => { strip.refresh(); cards.render(); };
-  takeover.onChange = () => { strip.refresh(); cards.render(); };
+  takeover.onChange = () => { strip.refresh(); cards.render(); draft.render(); };
   takeover.focusAfterLower = () => strip.focusTarget();
 
   const linkState = h('span', { class: 'link-state', role: 'status' });
@@ -74,7 +76,8 @@ export function startShell(root: HTMLElement, token: string, seat: string | null
   const chat = h('main', { class: 'chat', id: 'chat', 'aria-label': 'chat' },
     h('h1', { class: 'chat-title' }, 'forge'),
     cards.el,
-    h('p', { class: 'chat-empty' }, 'The conversation appears here. The strip above opens what the agents are driving.'));
+    h('p', { class: 'chat-empty' }, 'The conversation appears here. The strip above opens what the agents are driving.'),
+    draft.el);
   root.replaceChildren(h('div', { class: 'shell' }, h('header', { class: 'top' }, link ? null : strip.el, linkState), chat), takeover.el);
   if (link) {
     // The link's page is the hand-off's own: open it as soon as the socket is up.
