@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer, connect, type Socket } from 'node:net';
 import type { Browser } from 'playwright-core';
-import { startForge, connectAgent, type RunningServer, type Agent } from './helpers/server.js';
+import { startForge, connectAgent, handOff as handOffTo, type RunningServer, type Agent } from './helpers/server.js';
 import { servePages, type PageServer } from './helpers/pages.js';
 import { PHONE_393, launchClientBrowser, openClient, picturePoint, type ClientPage } from './helpers/client-page.js';
 
@@ -22,12 +22,8 @@ const LOGIN = `<title>Login</title><style>body{margin:0;font-size:28px}
 #go{position:fixed;left:10vw;top:30vh;width:60vw;height:12vh;font-size:28px}</style>
 <input id="pw" type="password"><button id="go" onclick="if (event.isTrusted && pw.value === 'hunter2') document.title = 'signed in'">Sign in</button>`;
 
-type Result = { text: string; isError: boolean; structured?: unknown };
-function handOff(message: string, progress: string[] = []): Promise<Result> {
-  return agent.client.callTool({ name: 'browser_hand_off', arguments: { page_id: pageId, message } }, undefined, {
-    timeout: 120_000,
-    onprogress: (p) => { progress.push(String(p.message ?? '')); },
-  }).then((r) => ({ text: (r.content as Array<{ text: string }>)[0]!.text, isError: r.isError === true, structured: r.structuredContent }));
+function handOff(message: string, progress: string[] = []): ReturnType<typeof handOffTo> {
+  return handOffTo(agent, pageId, message, progress);
 }
 
 beforeAll(async () => {

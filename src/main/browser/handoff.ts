@@ -63,6 +63,12 @@ export class BrowserHandOffs {
     return h ? { profileKey: h.profileKey, pageId: h.pageId, tabNumber: h.tabNumber } : undefined;
   }
 
+  /** Whether a parked hand-off names this page id. */
+  names(pageId: string): boolean {
+    for (const h of this.asks.values()) if (h.pageId === pageId) return true;
+    return false;
+  }
+
   /** A link viewer attached to the hand-off's page: the hold now lasts while it sends heartbeats. */
   opened(id: string): void {
     const h = this.asks.get(id);

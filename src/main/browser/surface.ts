@@ -75,6 +75,7 @@ export class BrowserSurface implements Surface {
       profileKeyFor: (seat) => profileKeyFor(this.ctx.config, seat ? parseSeat(seat).project : '*'),
       handOffPage: (id) => handOffs.pageOf(id),
       handOffOpened: (id) => handOffs.opened(id),
+      handOffNames: (pageId) => handOffs.names(pageId),
       idleMinutes: this.ctx.config.browser.idleMinutes,
     });
     this.viewing.attach();
