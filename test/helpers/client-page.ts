@@ -61,8 +61,17 @@ export async function showFirstTab(browser: Browser, viewerUrl: string, size: Cl
   return c;
 }
 
-/** Takes the controller role from the bar and waits until the server says this viewer holds it. */
+/**
+ * Takes the controller role from the bar, and waits until the server says this viewer holds it
+ * and a frame laid out at this surface's shape is drawn (so a point on the picture is a point on the page).
+ */
 export async function takeControl(c: ClientPage): Promise<void> {
   await c.page.getByRole('button', { name: 'take control' }).click();
   await c.page.locator('.bar-control[aria-pressed="true"]').waitFor({ timeout: 15_000 });
+  await c.page.waitForFunction(() => {
+    const canvas = document.querySelector<HTMLCanvasElement>('.surface-canvas');
+    const [w, h] = (canvas?.dataset.frame ?? '0x0').split('x').map(Number);
+    const r = canvas?.getBoundingClientRect();
+    return !!r && w! > 0 && h! > 0 && Math.abs(w! / h! - r.width / r.height) < 0.02;
+  }, undefined, { timeout: 20_000 });
 }
