@@ -138,9 +138,11 @@ export type ClientMessage =
   /**
    * The controller's answer to a page's file chooser (`id` from file_chooser): the picked files,
    * each base64 in this one message, or dismiss. Past FILE_CHOOSER_MAX_FILES / _MAX_BYTES the
-   * server dismisses the chooser rather than hand over part of the answer.
+   * server dismisses the chooser rather than hand over part of the answer. A client that finds
+   * the pick past them itself sends dismiss with `picked` (what the person chose), so the
+   * server's sentence names it without the bytes crossing.
    */
-  | { t: 'file_chooser_answer'; chooser: string; files?: PickedFile[]; dismiss?: boolean; id?: number }
+  | { t: 'file_chooser_answer'; chooser: string; files?: PickedFile[]; dismiss?: boolean; picked?: { files: number; bytes: number }; id?: number }
   | { t: string; id?: number; [k: string]: unknown };
 
 /** One file of a file-chooser answer: its name, its MIME type if the picker gave one, its bytes as base64. */

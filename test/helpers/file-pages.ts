@@ -16,11 +16,11 @@ export function downloadBytes(name: string, n: number): Buffer {
 
 /** A form whose file input shows what it was given (or that its picker was cancelled). */
 export const UPLOAD_PAGE = `<title>Upload</title><style>body{margin:0;font:24px sans-serif}
-#f{position:fixed;left:20px;top:20px;width:400px;height:120px;font-size:28px}
-#bg{position:fixed;left:20px;top:200px;width:400px;height:120px}</style>
+#f{position:fixed;left:0;top:0;width:50vw;height:40vh;font-size:28px}
+</style>
 <input type="file" id="f" multiple>
 <input type="file" id="one">
-<p id="names" style="position:fixed;top:360px;left:20px">none</p>
+<p id="names" style="position:fixed;top:60vh;left:20px">none</p>
 <script>
 const f = document.getElementById('f');
 const show = (el) => { const n = document.getElementById('names'); n.textContent = [...el.files].map((x) => x.name + ':' + x.size).join(',') || 'empty'; document.title = 'files ' + n.textContent; };

@@ -118,29 +118,28 @@ export class FileChoosers {
     if (this.doors.controllerOf(pd.tab) !== v.id) {
       throw new ForgeError('not_controller', `only the viewer controlling tab ${n} answers its file chooser; take control of tab ${n} first`);
     }
-    if (m.dismiss === true) { await this.settle(pd, [], 'the person dismissed the picker'); return; }
+    if (m.dismiss === true) {
+      const over = m.picked && typeof m.picked === 'object' ? pastLimits(Number(m.picked.files), Number(m.picked.bytes)) : undefined;
+      if (over) await this.overLimit(pd, over); else await this.settle(pd, [], 'the person dismissed the picker');
+      return;
+    }
     const files = m.files;
     if (!Array.isArray(files)) throw new ForgeError('bad_request', 'a file_chooser_answer carries files (a list of {name, data}) or dismiss: true');
     if (files.length === 0) { await this.settle(pd, [], 'the person picked no file'); return; }
-    if (files.length > FILE_CHOOSER_MAX_FILES) {
-      await this.overLimit(pd, `${files.length} files is more than the ${FILE_CHOOSER_MAX_FILES} one answer may carry`);
-      return;
-    }
+    const tooMany = pastLimits(files.length, 0);
+    if (tooMany) { await this.overLimit(pd, tooMany); return; }
     const checked = files.map((f, i) => checkFile(f, i));
     const chars = checked.reduce((sum, f) => sum + f.data.length, 0);
     if (chars > FILE_CHOOSER_MAX_BASE64_CHARS) {
-      await this.overLimit(pd, `the files come to more than the ${FILE_CHOOSER_MAX_BYTES / MIB} MiB one answer may carry`);
+      await this.overLimit(pd, pastLimits(0, Math.floor((chars * 3) / 4))!);
       return;
     }
     if (!pd.multiple && checked.length > 1) {
       throw new ForgeError('bad_request', `the file chooser on tab ${n} takes one file; ${checked.length} were picked`);
     }
     const bytes = checked.map((f) => Buffer.from(f.data, 'base64'));
-    const total = bytes.reduce((sum, b) => sum + b.byteLength, 0);
-    if (total > FILE_CHOOSER_MAX_BYTES) {
-      await this.overLimit(pd, `the files come to ${(total / MIB).toFixed(1)} MiB, more than the ${FILE_CHOOSER_MAX_BYTES / MIB} MiB one answer may carry`);
-      return;
-    }
+    const tooBig = pastLimits(0, bytes.reduce((sum, b) => sum + b.byteLength, 0));
+    if (tooBig) { await this.overLimit(pd, tooBig); return; }
     const dir = join(`${pd.profile.dir}-uploads`, pd.id);
     await mkdir(dir, { recursive: true, mode: 0o700 });
     const names = uniqueNames(checked.map((f) => f.name));
@@ -180,6 +179,13 @@ export class FileChoosers {
     while (dirs.length > FILE_CHOOSER_UPLOADS_KEPT) void rm(dirs.shift()!, { recursive: true, force: true }).catch(() => undefined);
     this.uploads.set(profile, dirs);
   }
+}
+
+/** Why a pick of `files` files and `bytes` bytes is past one answer's limits, or undefined when it is not. */
+function pastLimits(files: number, bytes: number): string | undefined {
+  if (Number.isFinite(files) && files > FILE_CHOOSER_MAX_FILES) return `${files} files is more than the ${FILE_CHOOSER_MAX_FILES} one answer may carry`;
+  if (Number.isFinite(bytes) && bytes > FILE_CHOOSER_MAX_BYTES) return `the files come to ${(bytes / MIB).toFixed(1)} MiB, more than the ${FILE_CHOOSER_MAX_BYTES / MIB} MiB one answer may carry`;
+  return undefined;
 }
 
 function checkFile(f: unknown, i: number): PickedFile {

@@ -1,0 +1,60 @@
+/**
+ * The downloads tray: a page's finished download, offered to this viewer as the tab's controller,
+ * with a Save link the browser downloads (the relay serves the bytes at a signed link); a refused
+ * download in the server's words; and a loss from the profile's backlog, titled by its count.
+ */
+import type { ServerMessage } from '../../src/shared/protocol.js';
+import type { Connection } from './connection.js';
+import { h } from './dom.js';
+import { addFileStyles } from './file-styles.js';
+
+interface Offer { download: string; tab: number; name: string; size: number; url: string }
+
+export class DownloadTray {
+  readonly el: HTMLElement;
+
+  constructor(conn: Connection) {
+    addFileStyles();
+    this.el = h('section', { class: 'downloads-tray', 'aria-label': 'downloads', 'aria-live': 'polite' });
+    conn.onMessage((m) => this.message(m));
+  }
+
+  private message(m: ServerMessage): void {
+    switch (m.t) {
+      case 'download': {
+        const d = m as unknown as Offer;
+        // An offer made again (control taken back) replaces the entry it already has.
+        this.el.querySelector(`[data-download="${CSS.escape(d.download)}"]`)?.remove();
+        const save = h('a', { class: 'tray-save', href: d.url, download: d.name }, 'Save');
+        const entry = this.entry(`Download from tab ${d.tab}`, `${d.name} · ${sizeWords(d.size)}`, 'plain', save);
+        entry.dataset.download = d.download;
+        break;
+      }
+      case 'download_refused': {
+        const r = m as unknown as { tab: number; name: string; message: string };
+        this.entry(`Download refused on tab ${r.tab}`, r.message, 'refusal');
+        break;
+      }
+      case 'download_lost': {
+        const l = m as unknown as { title: string; message: string };
+        this.entry(l.title, l.message, 'refusal');
+        break;
+      }
+    }
+  }
+
+  private entry(title: string, words: string, tone: 'plain' | 'refusal', action?: HTMLElement): HTMLElement {
+    const close = h('button', { type: 'button', class: 'tray-close', 'aria-label': 'dismiss', onclick: () => entry.remove() }, '×');
+    const entry = h('div', { class: 'tray-entry', 'data-tone': tone, role: 'status' },
+      h('p', { class: 'tray-title' }, title), h('p', { class: 'tray-words' }, words),
+      h('div', { class: 'tray-actions' }, action ?? null, close));
+    this.el.append(entry);
+    return entry;
+  }
+}
+
+function sizeWords(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${Math.round(bytes / 1024)} KB`;
+  return `${(bytes / (1024 * 1024)).toFixed(1)} MiB`;
+}
