@@ -8,6 +8,9 @@ import type { Connection } from './connection.js';
 import { h } from './dom.js';
 import { addFileStyles } from './file-styles.js';
 
+/** Entries the tray shows at once: four downloads (the profile's backlog) and a notice fit a phone's screen. */
+const TRAY_ENTRIES_MAX = 5;
+
 interface Offer { download: string; tab: number; name: string; size: number; url: string }
 
 export class DownloadTray {
@@ -36,7 +39,9 @@ export class DownloadTray {
         break;
       }
       case 'download_lost': {
-        const l = m as unknown as { title: string; message: string };
+        const l = m as unknown as { title: string; message: string; dropped?: string[] };
+        // The dropped downloads' links serve nothing any more: their entries go.
+        for (const id of l.dropped ?? []) this.el.querySelector(`[data-download="${CSS.escape(id)}"]`)?.remove();
         this.entry(l.title, l.message, 'refusal');
         break;
       }
@@ -46,9 +51,11 @@ export class DownloadTray {
   private entry(title: string, words: string, tone: 'plain' | 'refusal', action?: HTMLElement): HTMLElement {
     const close = h('button', { type: 'button', class: 'tray-close', 'aria-label': 'dismiss', onclick: () => entry.remove() }, '×');
     const entry = h('div', { class: 'tray-entry', 'data-tone': tone, role: 'status' },
-      h('p', { class: 'tray-title' }, title), h('p', { class: 'tray-words' }, words),
+      h('div', {}, h('p', { class: 'tray-title' }, title), h('p', { class: 'tray-words' }, words)),
       h('div', { class: 'tray-actions' }, action ?? null, close));
     this.el.append(entry);
+    // The oldest entries make way: the tray is a glance, not a history.
+    while (this.el.children.length > TRAY_ENTRIES_MAX) this.el.firstElementChild!.remove();
     return entry;
   }
 }

@@ -16,15 +16,20 @@ const CSS = `
   border: 1px solid var(--line); border-radius: 6px; background: transparent; color: var(--fg); font: inherit; cursor: pointer; text-decoration: none;
 }
 .chooser-actions .chooser-choose, .tray-save { border-color: var(--accent); color: var(--accent); }
+/* Bottom right, and never as tall as the screen: the bar on top stays reachable. */
 .downloads-tray {
   position: fixed; z-index: 110; right: max(12px, env(safe-area-inset-right)); bottom: max(12px, env(safe-area-inset-bottom));
-  width: min(380px, calc(100vw - 24px)); display: grid; gap: 8px;
+  width: min(380px, calc(100vw - 24px)); max-height: min(60vh, calc(100dvh - 180px)); overflow-y: auto;
+  display: grid; gap: 6px; align-content: end;
 }
 .downloads-tray:empty { display: none; }
-.tray-entry { padding: 10px 12px; background: var(--panel); border: 1px solid var(--line); border-radius: 10px; box-shadow: 0 8px 24px #000a; }
+.tray-entry {
+  display: grid; grid-template-columns: minmax(0, 1fr) auto; align-items: center; gap: 4px 8px;
+  padding: 6px 8px 6px 12px; background: var(--panel); border: 1px solid var(--line); border-radius: 10px; box-shadow: 0 8px 24px #000a;
+}
 .tray-entry[data-tone="refusal"] { border-color: var(--refuse); }
-.tray-title { margin: 0 0 2px; font-weight: 600; }
-.tray-words { margin: 0 0 8px; color: var(--muted); overflow-wrap: anywhere; }
+.tray-title { margin: 0; font-weight: 600; }
+.tray-words { margin: 0; color: var(--muted); overflow-wrap: anywhere; font-size: 12px; }
 .tray-entry[data-tone="refusal"] .tray-words { color: var(--refuse); }
 `;
 

@@ -194,8 +194,8 @@ export type ServerMessage =
   | { t: 'download'; download: string; tab: number; pageId: string; name: string; size: number; url: string }
   /** A download on the tab this viewer controls was not handed over (past DOWNLOAD_MAX_BYTES, or failed): the sentence says why. */
   | { t: 'download_refused'; tab: number; pageId: string; name: string; message: string }
-  /** Finished downloads the profile's backlog dropped (it holds DOWNLOAD_BACKLOG_MAX): names the profile, not a tab. */
-  | { t: 'download_lost'; profile: string; count: number; max: number; title: string; message: string }
+  /** Finished downloads the profile's backlog dropped (it holds DOWNLOAD_BACKLOG_MAX): names the profile, not a tab; `dropped` their download ids. */
+  | { t: 'download_lost'; profile: string; count: number; max: number; title: string; message: string; dropped: string[] }
   | { t: string; [k: string]: unknown };
 
 const packr = new Packr({ useRecords: false, moreTypes: false });

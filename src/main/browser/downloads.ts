@@ -113,7 +113,7 @@ export class Downloads {
     const title = count === 1 ? 'A download was lost' : `${count} downloads were lost`;
     const message = `${count === 1 ? 'One finished download was' : `${count} finished downloads were`} dropped: profile ${key}'s backlog holds at most ${max} at a time.`;
     log.warn({ profile: key, count }, 'downloads dropped from the backlog');
-    this.hub.send(this.doors.viewersOf(loss.profile), { t: 'download_lost', profile: key, count, max, title, message });
+    this.hub.send(this.doors.viewersOf(loss.profile), { t: 'download_lost', profile: key, count, max, title, message, dropped: loss.kept.map((k) => k.id) });
     const bySeat = new Map<string, string[]>();
     for (const k of loss.kept) if (k.tab.owner) bySeat.set(k.tab.owner, [...(bySeat.get(k.tab.owner) ?? []), k.name]);
     for (const [seat, names] of bySeat) {
