@@ -122,4 +122,18 @@ describe(`the profile's backlog holds ${DOWNLOAD_BACKLOG_MAX}`, () => {
     expect([...names].sort()).toEqual(['file3.txt', 'file4.txt', 'file5.txt', 'file6.txt']);
     expect(existsSync(downloadsDir())).toBe(true);
   });
+
+  it('a kept download whose tab closed is offered to whoever controls another tab of the profile', async () => {
+    await a.call('browser_tabs', { action: 'new', url: `${pages.origin}/downloads` });
+    await a.call('browser_click', { ref: 'css=#file1' });
+    await strip.next('download_lost', (m) => (m.dropped as string[]).length === 1);
+    await a.call('browser_tabs', { action: 'close' });
+    ctl.send({ t: 'control', take: false });
+    await ctl.next('view', (m) => m.controller === null);
+    ctl.send({ t: 'control', take: true });
+    const offer = await ctl.next('download', (m) => m.tab === 2);
+    expect(offer.name).toBe('file1.txt');
+    const res = await fetchLink(offer.url as string);
+    expect(Buffer.from(await res.arrayBuffer()).equals(downloadBytes('file1.txt', 101))).toBe(true);
+  });
 });

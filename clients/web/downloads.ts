@@ -4,6 +4,7 @@
  * download in the server's words; and a loss from the profile's backlog, titled by its count.
  */
 import type { ServerMessage } from '../../src/shared/protocol.js';
+import { sizeInWords } from '../../src/shared/sizes.js';
 import type { Connection } from './connection.js';
 import { h } from './dom.js';
 import { addFileStyles } from './file-styles.js';
@@ -29,7 +30,7 @@ export class DownloadTray {
         // An offer made again (control taken back) replaces the entry it already has.
         this.el.querySelector(`[data-download="${CSS.escape(d.download)}"]`)?.remove();
         const save = h('a', { class: 'tray-save', href: d.url, download: d.name }, 'Save');
-        const entry = this.entry(`Download from tab ${d.tab}`, `${d.name} · ${sizeWords(d.size)}`, 'plain', save);
+        const entry = this.entry(`Download from tab ${d.tab}`, `${d.name} · ${sizeInWords(d.size)}`, 'plain', save);
         entry.dataset.download = d.download;
         break;
       }
@@ -58,10 +59,4 @@ export class DownloadTray {
     while (this.el.children.length > TRAY_ENTRIES_MAX) this.el.firstElementChild!.remove();
     return entry;
   }
-}
-
-function sizeWords(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${Math.round(bytes / 1024)} KB`;
-  return `${(bytes / (1024 * 1024)).toFixed(1)} MiB`;
 }

@@ -38,6 +38,8 @@ export class FileChooserPrompt {
     this.el = h('div', { class: 'chooser-prompt', role: 'alertdialog', 'aria-label': 'the page wants a file', hidden: true },
       this.words, this.hint, h('div', { class: 'chooser-actions' }, this.choose, cancel));
     conn.onMessage((m) => this.message(m));
+    // A socket that dropped lost the role: the server asks again once control is taken back.
+    conn.onState((s) => { if (s !== 'open' && this.ask) { this.ask = null; this.sync(); } });
   }
 
   private message(m: ServerMessage): void {

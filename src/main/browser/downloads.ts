@@ -10,6 +10,7 @@ import { mkdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Download } from 'playwright-core';
 import { DOWNLOAD_BACKLOG_MAX, DOWNLOAD_LINK_MINUTES, DOWNLOAD_LOSS_GATHER_MS, DOWNLOAD_MAX_BYTES, FILE_NAME_MAX_CHARS } from '../../shared/limits.js';
+import { sizeInWords } from '../../shared/sizes.js';
 import type { ViewerHub } from '../viewers.js';
 import { signDownload } from '../../workers/relay/links.js';
 import { log } from '../logging.js';
@@ -70,16 +71,21 @@ export class Downloads {
     log.info({ profile: p.key, tab: n, download: id, bytes: size }, 'download kept');
     this.offer(kept);
     const to = kept.offeredTo !== undefined ? 'offered to the person' : `kept for the person who takes control of tab ${n}`;
-    tellSeat(p, tab.owner, `a download finished on tab ${n}: ${name} (${sizeWords(size)}), ${to}`);
+    tellSeat(p, tab.owner, `a download finished on tab ${n}: ${name} (${sizeInWords(size)}), ${to}`);
   }
 
-  /** Who controls `tab` may have changed: its kept downloads go to its controller now. */
+  /**
+   * Who controls `tab` may have changed: its kept downloads go to its controller now, and so do
+   * those whose own tab is gone (closed, or ended with its host) - they are the profile's.
+   */
   viewChanged(p: ProfileBrowser, tab: Tab): void {
-    for (const k of this.backlogs.get(p.key) ?? []) if (k.tab === tab) this.offer(k);
+    for (const k of this.backlogs.get(p.key) ?? []) {
+      if (k.tab === tab || p.tabs.get(k.tab.pageId) !== k.tab) this.offer(k, tab);
+    }
   }
 
-  private offer(k: Kept): void {
-    const c = this.doors.controllerOf(k.tab);
+  private offer(k: Kept, via: Tab = k.tab): void {
+    const c = this.doors.controllerOf(via);
     if (c === null || c === k.offeredTo) return;
     k.offeredTo = c;
     const url = `/download?k=${signDownload(this.doors.linkSecret, { path: k.path, name: k.name }, DOWNLOAD_LINK_MINUTES)}`;
@@ -132,10 +138,4 @@ function safeName(raw: string): string {
   // eslint-disable-next-line no-control-regex
   const name = (raw.split(/[\\/]/).pop() ?? '').replace(/[\u0000-\u001f\u007f]/g, '').slice(0, FILE_NAME_MAX_CHARS - 12);
   return name === '' || name === '.' || name === '..' ? 'download' : name;
-}
-
-function sizeWords(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < MIB) return `${Math.round(bytes / 1024)} KB`;
-  return `${(bytes / MIB).toFixed(1)} MiB`;
 }
