@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer, connect, type Socket } from 'node:net';
 import type { Browser } from 'playwright-core';
-import { startForge, connectAgent, type RunningServer, type Agent } from './helpers/server.js';
+import { startForge, connectAgent, handOff as handOffTo, type RunningServer, type Agent } from './helpers/server.js';
 import { servePages, type PageServer } from './helpers/pages.js';
 import { PHONE_393, launchClientBrowser, openClient, picturePoint, type ClientPage } from './helpers/client-page.js';
 
@@ -22,12 +22,8 @@ const LOGIN = `<title>Login</title><style>body{margin:0;font-size:28px}
 #go{position:fixed;left:10vw;top:30vh;width:60vw;height:12vh;font-size:28px}</style>
 <input id="pw" type="password"><button id="go" onclick="if (event.isTrusted && pw.value === 'hunter2') document.title = 'signed in'">Sign in</button>`;
 
-type Result = { text: string; isError: boolean; structured?: unknown };
-function handOff(message: string, progress: string[] = []): Promise<Result> {
-  return agent.client.callTool({ name: 'browser_hand_off', arguments: { page_id: pageId, message } }, undefined, {
-    timeout: 120_000,
-    onprogress: (p) => { progress.push(String(p.message ?? '')); },
-  }).then((r) => ({ text: (r.content as Array<{ text: string }>)[0]!.text, isError: r.isError === true, structured: r.structuredContent }));
+function handOff(message: string, progress: string[] = []): ReturnType<typeof handOffTo> {
+  return handOffTo(agent, pageId, message, progress);
 }
 
 beforeAll(async () => {
@@ -85,7 +81,7 @@ describe('a hand-off in the web client', () => {
     await expect.poll(() => card.count()).toBe(0);
   });
 
-  it('the note line keeps its words across a lower, and Not now takes them to the agent', async () => {
+  it('a lowered takeover hands the note to the chat\'s draft and a raise shows it again; Not now takes the words, leaving the draft empty', async () => {
     const call = handOff('Approve the order');
     const card = person.page.locator('.handoff-card');
     await card.getByRole('button', { name: 'Open browser' }).click();
@@ -93,13 +89,19 @@ describe('a hand-off in the web client', () => {
     await person.page.getByRole('textbox', { name: 'a note for the agent (optional)' }).fill('the total looks wrong');
     await person.page.getByRole('button', { name: 'back to chat' }).click();
     await expect.poll(() => person.page.getByRole('dialog').count()).toBe(0);
+    // Lowering hands the words to the chat's draft, and the card says so.
+    expect(await card.locator('.card-note').textContent()).toContain('chat\'s draft');
     expect(await card.locator('.card-note').textContent()).toContain('the total looks wrong');
+    const draft = person.page.getByRole('textbox', { name: 'the chat\'s draft' });
+    expect(await draft.inputValue()).toBe('the total looks wrong');
     await card.getByRole('button', { name: 'Open browser' }).click();
     await person.page.locator('.surface[data-phase="live"]').waitFor({ timeout: 20_000 });
     expect(await person.page.getByRole('textbox', { name: 'a note for the agent (optional)' }).inputValue()).toBe('the total looks wrong');
     await person.page.getByRole('button', { name: 'Not now' }).click();
     const r = await call;
     expect(r.structured).toMatchObject({ answer: 'not_now', note: 'the total looks wrong' });
+    // The answer took the words to the agent: the draft gets nothing.
+    await expect.poll(() => draft.inputValue()).toBe('');
   });
 
   it('send feedback goes with the note as the person\'s words', async () => {

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { startForge, connectAgent, type RunningServer, type Agent } from './helpers/server.js';
 import { servePages, type PageServer } from './helpers/pages.js';
-import { DESKTOP, PHONE_393, PHONE_430, TABLET, launchClientBrowser, openClient, picturePoint, type ClientPage, type ClientSize } from './helpers/client-page.js';
+import { DESKTOP, PHONE_393, PHONE_430, TABLET, launchClientBrowser, picturePoint, showFirstTab as showTab, takeControl, type ClientPage, type ClientSize } from './helpers/client-page.js';
 
 let forge: RunningServer;
 let pages: PageServer;
@@ -31,8 +31,7 @@ beforeAll(async () => {
   await agent.call('browser_navigate', { url: pages.url });
   // A desktop drives the tab: the phones start as watchers of its landscape layout.
   desk = await showFirstTab(DESKTOP);
-  await desk.page.getByRole('button', { name: 'take control' }).click();
-  await desk.page.locator('.bar-control[aria-pressed="true"]').waitFor({ timeout: 15_000 });
+  await takeControl(desk);
 });
 
 afterAll(async () => {
@@ -44,12 +43,8 @@ afterAll(async () => {
 });
 
 async function showFirstTab(size: ClientSize): Promise<ClientPage> {
-  const c = await openClient(browser, forge.info.viewer_url, size);
+  const c = await showTab(browser, forge.info.viewer_url, size);
   opened.push(c);
-  await c.page.locator('#browser-row').click();
-  await c.page.getByRole('button', { name: 'show' }).first().click();
-  await c.page.getByRole('dialog').waitFor();
-  await c.page.locator('.surface[data-phase="live"]').waitFor({ timeout: 20_000 });
   return c;
 }
 
@@ -109,8 +104,7 @@ describe('a phone beside a desktop', () => {
     await expect.poll(() => desk.page.locator('.bar-control').textContent()).toBe('take control');
     await phone.shot('phone-393-controller');
     // Give the role back to the desktop for what follows.
-    await desk.page.getByRole('button', { name: 'take control' }).click();
-    await desk.page.locator('.bar-control[aria-pressed="true"]').waitFor({ timeout: 15_000 });
+    await takeControl(desk);
   });
 });
 

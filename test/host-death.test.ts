@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startForge, connectAgent, type RunningServer, type Agent } from './helpers/server.js';
 import { servePages, type PageServer } from './helpers/pages.js';
-import { processes } from './helpers/processes.js';
+import { hostBrowserPid } from './helpers/processes.js';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import CDP from 'chrome-remote-interface';
@@ -22,12 +22,7 @@ afterAll(async () => {
   await pages?.close();
 });
 
-/** The host's Chromium browser process: the one with this server's profile dir and no --type. */
-function browserPid(): number {
-  const p = processes().find((x) => x.cmd.includes('/usr/lib/chromium/chromium') && x.cmd.includes(forge.stateDir) && !x.cmd.includes('--type='));
-  if (!p) throw new Error('no host Chromium for this server');
-  return p.pid;
-}
+function browserPid(): number { return hostBrowserPid(forge.stateDir); }
 
 describe('the host dies under a call', () => {
   it('every pending call answers with the host\'s death sentence after kill -9, and the next call works on a fresh host', async () => {

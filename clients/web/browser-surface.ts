@@ -70,7 +70,7 @@ export class BrowserSurface implements TakeoverSurface {
     this.picker = new TabPicker(tabs, (pageId) => this.open(pageId));
     this.nav = h('div', { class: 'bar-group' }, this.back, this.forward, this.picker.el);
     this.role = h('span', { class: 'bar-role', role: 'status' });
-    this.keyboard = h('button', { type: 'button', class: 'bar-keyboard', 'aria-label': 'type into the page', onclick: () => this.takeover.keysToPage() }, '⌨');
+    this.keyboard = h('button', { type: 'button', class: 'bar-keyboard', 'aria-label': 'type into the page', onclick: () => { this.keys.setEditable(true); this.takeover.keysToPage(); } }, '⌨');
     this.control = h('button', { type: 'button', class: 'bar-control', onclick: () => this.toggleControl() });
     this.retry = h('button', { type: 'button', class: 'bar-retry', hidden: true, onclick: () => this.attach() }, 'try again');
     this.actions = h('div', { class: 'bar-group' }, this.role, this.keyboard, this.retry, this.control);
@@ -148,6 +148,9 @@ export class BrowserSurface implements TakeoverSurface {
 
   lowered(): void {
     if (this.phase === 'closed') return;
+    // The layer is already down, so the ask is read from what this surface showed.
+    const ask = this.handoffs.onPage(this.view?.pageId ?? this.wanted ?? null) ?? this.handoffs.asks.find((a) => a.id === this.openedFor?.id);
+    if (ask) this.handoffs.lowered(ask);
     this.conn.send({ t: 'detach' });
     this.openedFor = null;
     this.phase = 'closed';
@@ -196,6 +199,13 @@ export class BrowserSurface implements TakeoverSurface {
         if (this.view && hm.tab !== this.view.tab) return;
         this.history = { back: hm.back, forward: hm.forward };
         break;
+      }
+      case 'focus': {
+        const f = m as unknown as { tab: number; editable: boolean };
+        if (!this.view || f.tab !== this.view.tab) return;
+        this.keys.setEditable(f.editable === true);
+        if (f.editable && this.takeover.shown === this) this.takeover.keysToPage();
+        return;
       }
       case 'gone': {
         const g = m as unknown as { tab: number; message: string };

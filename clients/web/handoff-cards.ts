@@ -37,7 +37,9 @@ export class HandOffCards {
     return h('article', { class: 'handoff-card', 'data-handoff': a.id, 'aria-label': `browser hand-off · tab ${a.tab}` },
       h('h2', { class: 'card-title' }, `browser hand-off · tab ${a.tab}`),
       h('p', { class: 'card-words' }, a.message),
-      note ? h('p', { class: 'card-note' }, `Your note is kept for the bar: “${note}”`) : null,
+      note ? h('p', { class: 'card-note' }, this.handoffs.draftAsk === a.id
+        ? `Your note went to the chat's draft and goes with your answer: “${note}”`
+        : `Your note is kept for the bar: “${note}”`) : null,
       line ? h('p', { class: 'card-line', 'data-tone': 'refusal', role: 'status' }, line) : null,
       up
         ? h('p', { class: 'card-open' }, 'The browser is open over the window; answer on its bar.')

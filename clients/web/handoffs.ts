@@ -15,6 +15,14 @@ export class HandOffs {
   asks: Ask[] = [];
   /** The note line's words per ask, held until an answer leaves with them. */
   readonly notes = new Map<string, string>();
+  /**
+   * The chat's draft: a lowered takeover hands its note here, and the card says so. While the
+   * ask it came from is parked (`draftAsk`) the draft and the note are the same words, so a
+   * raise shows them again and an answer takes them away; an ask that ends without this page's
+   * answer leaves them in the draft, free to edit.
+   */
+  draft = '';
+  draftAsk: string | null = null;
   private listeners = new Set<() => void>();
   private nextId = 1;
   private pending = new Map<number, (ok: boolean, message?: string) => void>();
@@ -29,6 +37,7 @@ export class HandOffs {
       if (m.t === 'handoffs') {
         this.asks = ((m as unknown as { asks?: Ask[] }).asks ?? []).slice();
         for (const id of [...this.notes.keys()]) if (!this.asks.some((a) => a.id === id)) this.notes.delete(id);
+        if (this.draftAsk && !this.asks.some((a) => a.id === this.draftAsk)) this.draftAsk = null;
         this.emit();
       } else if (m.t === 'answered') {
         const id = (m as { id?: number }).id;
@@ -51,7 +60,25 @@ export class HandOffs {
   }
 
   note(id: string): string { return this.notes.get(id) ?? ''; }
-  setNote(id: string, words: string): void { this.notes.set(id, words); }
+  setNote(id: string, words: string): void {
+    this.notes.set(id, words);
+    if (this.draftAsk === id) this.draft = words;
+  }
+
+  /** The takeover lowered with `ask` on its bar: its note's words go to the chat's draft. */
+  lowered(ask: Ask): void {
+    const words = this.note(ask.id);
+    if (!words.trim()) return;
+    this.draft = words;
+    this.draftAsk = ask.id;
+    this.emit();
+  }
+
+  /** The person edits the draft itself (only while no parked ask holds it). */
+  setDraft(words: string): void {
+    if (this.draftAsk) return;
+    this.draft = words;
+  }
 
   /**
    * Sends an answer with the note. Resolves with null once the server took it (the line clears),
@@ -63,7 +90,11 @@ export class HandOffs {
     if (!this.conn.send({ t: 'answer', handoff: ask.id, answer, note, id })) return Promise.resolve(NOT_SENT);
     return new Promise((resolve) => {
       this.pending.set(id, (ok, message) => {
-        if (ok) this.notes.delete(ask.id);
+        if (ok) {
+          // The words left for the agent: the line clears and the draft gets nothing.
+          this.notes.delete(ask.id);
+          if (this.draftAsk === ask.id) { this.draft = ''; this.draftAsk = null; }
+        }
         resolve(ok ? null : message ?? NOT_SENT);
       });
     });

@@ -37,6 +37,8 @@ export class KeySink {
     el.setAttribute('autocomplete', 'off');
     el.setAttribute('autocorrect', 'off');
     el.spellcheck = false;
+    // No on-screen keyboard until the server says the page's focus takes typing.
+    el.inputMode = 'none';
     this.el = el;
     el.addEventListener('keydown', (e) => this.keydown(e));
     el.addEventListener('keyup', (e) => this.keyup(e));
@@ -57,6 +59,14 @@ export class KeySink {
   }
 
   focus(): void { this.el.focus({ preventScroll: true }); }
+
+  /**
+   * Whether the page's focused element takes typing (the server's word): a phone's keyboard is
+   * up exactly while it does (the bar's keyboard button asks for it at once).
+   */
+  setEditable(editable: boolean): void {
+    this.el.inputMode = editable ? 'text' : 'none';
+  }
   get focused(): boolean { return document.activeElement === this.el; }
 
   private text(t: string): void {

@@ -11,6 +11,7 @@ import { h } from './dom.js';
 import { Strip } from './strip.js';
 import { HandOffCards } from './handoff-cards.js';
 import { HandOffs } from './handoffs.js';
+import { ChatDraft } from './draft.js';
 import { Tabs } from './tabs.js';
 import { Takeover } from './takeover.js';
 
@@ -61,13 +62,14 @@ export function startShell(root: HTMLElement, token: string, seat: string | null
   const handoffs = new HandOffs(conn);
   const browser = new BrowserSurface(conn, tabs, takeover, seat, handoffs);
   const cards = new HandOffCards(handoffs, browser);
+  const draft = new ChatDraft(handoffs);
   const strip = new Strip(tabs, {
     shownPageId: () => browser.shownPageId(),
     show: (pageId) => browser.open(pageId),
     hide: () => takeover.lower(),
   });
   browser.onChange = () => { strip.refresh(); cards.render(); };
-  takeover.onChange = () => { strip.refresh(); cards.render(); };
+  takeover.onChange = () => { strip.refresh(); cards.render(); draft.render(); };
   takeover.focusAfterLower = () => strip.focusTarget();
 
   const linkState = h('span', { class: 'link-state', role: 'status' });
@@ -75,7 +77,8 @@ export function startShell(root: HTMLElement, token: string, seat: string | null
   const chat = h('main', { class: 'chat', id: 'chat', 'aria-label': 'chat' },
     h('h1', { class: 'chat-title' }, 'forge'),
     cards.el,
-    h('p', { class: 'chat-empty' }, 'The conversation appears here. The strip above opens what the agents are driving.'));
+    h('p', { class: 'chat-empty' }, 'The conversation appears here. The strip above opens what the agents are driving.'),
+    draft.el);
   const downloads = new DownloadTray(conn);
   root.replaceChildren(h('div', { class: 'shell' }, h('header', { class: 'top' }, link ? null : strip.el, linkState), chat), takeover.el, downloads.el);
   if (link) {

@@ -182,6 +182,8 @@ export type ServerMessage =
   | { t: 'history'; tab: number; back: boolean; forward: boolean }
   /** The watched tab is gone (closed, or its host died): the sentence says why. */
   | { t: 'gone'; tab: number; message: string }
+  /** To the controller, after its presses and focus-moving keys: whether the page's focused element takes typing (a phone's keyboard follows it). */
+  | { t: 'focus'; tab: number; editable: boolean }
   | { t: 'pong'; id?: number }
   /**
    * The page on the tab this viewer controls opened its file chooser: the client opens the

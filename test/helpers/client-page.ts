@@ -50,3 +50,19 @@ export async function picturePoint(page: Page, fx: number, fy: number): Promise<
     return { x: r.left + (r.width - w) / 2 + fx! * w, y: r.top + (r.height - h) / 2 + fy! * h };
   }, [fx, fy] as const);
 }
+
+/** Opens the client at `size` and shows the profile's first tab from the strip, live. */
+export async function showFirstTab(browser: Browser, viewerUrl: string, size: ClientSize): Promise<ClientPage> {
+  const c = await openClient(browser, viewerUrl, size);
+  await c.page.locator('#browser-row').click();
+  await c.page.getByRole('button', { name: 'show' }).first().click();
+  await c.page.getByRole('dialog').waitFor();
+  await c.page.locator('.surface[data-phase="live"]').waitFor({ timeout: 20_000 });
+  return c;
+}
+
+/** Takes the controller role from the bar and waits until the server says this viewer holds it. */
+export async function takeControl(c: ClientPage): Promise<void> {
+  await c.page.getByRole('button', { name: 'take control' }).click();
+  await c.page.locator('.bar-control[aria-pressed="true"]').waitFor({ timeout: 15_000 });
+}

@@ -38,3 +38,10 @@ export function survivors(tag = process.env[RUN_TAG_VAR]): Proc[] {
 export function hostProcessesOf(tag: string): Proc[] {
   return survivors(tag);
 }
+
+/** The host's Chromium browser process of the server whose state dir is `stateDir`: the one with that profile dir and no --type. */
+export function hostBrowserPid(stateDir: string): number {
+  const p = processes().find((x) => x.cmd.includes('/usr/lib/chromium/chromium') && x.cmd.includes(stateDir) && !x.cmd.includes('--type='));
+  if (!p) throw new Error('no host Chromium for this server');
+  return p.pid;
+}

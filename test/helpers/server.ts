@@ -61,3 +61,11 @@ export async function connectAgent(server: RunningServer, seat: string): Promise
   };
   return { client, call, close: () => client.close() };
 }
+
+/** Parks a browser hand-off on `pageId` and resolves with the agent's tool result once the person answers; progress lines land in `progress`. */
+export function handOff(agent: Agent, pageId: string, message: string, progress: string[] = []): Promise<{ text: string; isError: boolean; structured?: unknown }> {
+  return agent.client.callTool({ name: 'browser_hand_off', arguments: { page_id: pageId, message } }, undefined, {
+    timeout: 120_000,
+    onprogress: (p) => { progress.push(String(p.message ?? '')); },
+  }).then((r) => ({ text: (r.content as Array<{ text: string }>)[0]!.text, isError: r.isError === true, structured: r.structuredContent }));
+}

@@ -63,6 +63,12 @@ export class BrowserHandOffs {
     return h ? { profileKey: h.profileKey, pageId: h.pageId, tabNumber: h.tabNumber } : undefined;
   }
 
+  /** Whether a parked hand-off names this page id. */
+  names(pageId: string): boolean {
+    for (const h of this.asks.values()) if (h.pageId === pageId) return true;
+    return false;
+  }
+
   /** A link viewer attached to the hand-off's page: the hold now lasts while it sends heartbeats. */
   opened(id: string): void {
     const h = this.asks.get(id);
@@ -143,7 +149,8 @@ export class BrowserHandOffs {
     let n = 0;
     const tick = setInterval(() => { void progress(++n, `waiting for the person on tab ${tab.number} (${pageId})`).catch(() => undefined); }, HANDOFF_PROGRESS_PERIOD_MS);
     void progress(0, `parked: the person can open the page from the strip or at ${h.link}`).catch(() => undefined);
-    const abort = new Promise<never>((_, reject) => signal.addEventListener('abort', () => reject(new ForgeError('hand_off', 'the hand-off was withdrawn')), { once: true }));
+    // A cancelled call withdraws the ask; a session that ended leaves it parked for the person, and its tab goes when it resolves.
+    const abort = new Promise<never>((_, reject) => signal.addEventListener('abort', () => { if (!ctx.ended) reject(new ForgeError('hand_off', 'the hand-off was withdrawn')); }, { once: true }));
     try {
       const a = await Promise.race([answered, abort]);
       return { ...a, tab };
@@ -153,6 +160,7 @@ export class BrowserHandOffs {
       this.hold(h, false);
       this.push();
       p.announce();
+      void p.askResolved(tab).catch(() => undefined);
     }
   }
 

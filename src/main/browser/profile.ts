@@ -95,6 +95,20 @@ export class ProfileBrowser {
   }
   seatInUse = (seat: string): boolean => this.liveSeats.has(seat);
 
+  /**
+   * The seat's last session ended: its tabs close with it, except a tab a parked hand-off holds,
+   * which closes when that ask resolves (`askResolved`).
+   */
+  async seatEnded(seat: string): Promise<void> {
+    if (!this.host?.alive) return;
+    for (const tab of this.tabs.ownedBy(seat)) if (!tab.heldBy) await this.closeTab(tab);
+  }
+
+  /** A parked hand-off on `tab` resolved: a tab whose seat went meanwhile goes now. */
+  async askResolved(tab: Tab): Promise<void> {
+    if (tab.owner && !this.seatInUse(tab.owner) && this.tabs.get(tab.pageId) === tab && !tab.heldBy) await this.closeTab(tab);
+  }
+
   /** Starts the host and its driver when none runs; concurrent callers share one start. */
   async ensure(): Promise<{ host: BrowserHost; driver: Driver }> {
     if (this.host?.alive && this.driver) return { host: this.host, driver: this.driver };

@@ -70,7 +70,9 @@ export class BrowserSurface implements Surface {
     const n = (this.sessions.get(ctx.seat.key) ?? 1) - 1;
     if (n > 0) { this.sessions.set(ctx.seat.key, n); return; }
     this.sessions.delete(ctx.seat.key);
-    this.profile(ctx.profileKey).seatActive(ctx.seat.key, false);
+    const p = this.profile(ctx.profileKey);
+    p.seatActive(ctx.seat.key, false);
+    void p.seatEnded(ctx.seat.key);
   }
 
   attachViewers(hub: ViewerHub): void {
@@ -82,6 +84,7 @@ export class BrowserSurface implements Surface {
       profileKeyFor: (seat) => profileKeyFor(this.ctx.config, seat ? parseSeat(seat).project : '*'),
       handOffPage: (id) => handOffs.pageOf(id),
       handOffOpened: (id) => handOffs.opened(id),
+      handOffNames: (pageId) => handOffs.names(pageId),
       idleMinutes: this.ctx.config.browser.idleMinutes,
     });
     this.viewing.attach();

@@ -16,6 +16,7 @@ import type { ProfileBrowser } from './profile.js';
 import type { Tab } from './tabs.js';
 import { dispatchInput } from './input.js';
 import { NavigationArrows } from './history.js';
+import { FOCUS_MOVING_KEYS, focusIsEditable } from './focus.js';
 
 /** Smallest page layout a surface may ask for, CSS px: a narrow phone in portrait fits above it. */
 export const LAYOUT_MIN_WIDTH = 320;
@@ -28,12 +29,21 @@ export interface BrowserDirectory {
   /** The page a hand-off link shows. */
   handOffPage(id: string): { profileKey: string; pageId: string; tabNumber: number } | undefined;
   handOffOpened(id: string): void;
+  /** Whether a parked hand-off names this page id. */
+  handOffNames(pageId: string): boolean;
   /** [browser] idle_minutes: the strip's hover says when an unwatched host closes. */
   idleMinutes: number;
 }
 
+/**
+ * How long a surface whose tab vanished waits before saying the tab is not open, ms: a killed
+ * host's pages report closed before its process exit is seen, and the host's own death sentence
+ * is the truer one to show.
+ */
+export const TAB_GONE_GRACE_MS = 1_500;
+
 interface Watch { profile: ProfileBrowser; tab: Tab; pageId: string; w: number; h: number; since: number }
-interface ViewerState { info: ViewerInfo; subscribed?: string; watch?: Watch; surface: { w: number; h: number } }
+interface ViewerState { info: ViewerInfo; subscribed?: string; watch?: Watch; surface: { w: number; h: number }; focusAsks?: number }
 interface HostFrames { pipeline: FramePipeline; source: number }
 
 export class BrowserViewing {
@@ -109,8 +119,17 @@ export class BrowserViewing {
     for (const s of this.viewers.values()) {
       const w = s.watch;
       // A closed tab, or the last one handed back to the host blank under a new page id.
-      if (w?.profile === p && p.tabs.get(w.pageId) !== w.tab && !(w.tab.openerPageId && p.tabs.get(w.tab.openerPageId))) void this.lose(s, `tab ${w.tab.number} is not open`);
+      if (w?.profile === p && this.closedUnder(w)) {
+        // A dying host reports its pages closed before its process is reaped: its death sentence, said meanwhile, wins.
+        setTimeout(() => { if (s.watch === w && this.closedUnder(w)) void this.lose(s, `tab ${w.tab.number} is not open`); }, TAB_GONE_GRACE_MS).unref();
+      }
     }
+  }
+
+  /** The watched tab closed (or, the last one, was handed back to the host blank), and no opener takes the surface back. */
+  private closedUnder(w: Watch): boolean {
+    const p = w.profile;
+    return p.tabs.get(w.pageId) !== w.tab && !(w.tab.openerPageId && p.tabs.get(w.tab.openerPageId));
   }
 
   /**
@@ -153,17 +172,17 @@ export class BrowserViewing {
       const page = this.dir.handOffPage(v.handoff);
       if (!page) throw new ForgeError('hand_off', 'this hand-off has been answered; the link shows nothing more');
       const hp = this.dir.profile(page.profileKey);
-      if (!hp.tabs.get(page.pageId)) throw new ForgeError('tab_not_open', `the page the hand-off named (${page.pageId}) is gone from profile ${hp.key}; tabs open now: ${hp.tabs.all().map((t) => `tab ${t.number}`).join(', ') || 'none'}`);
+      if (!(hp.host?.alive && hp.tabs.get(page.pageId))) throw this.missingPage(hp, page.pageId);
       m = { ...m, pageId: page.pageId, tab: undefined, seat: undefined };
       this.dir.handOffOpened(v.handoff);
     }
     const p = v.handoff ? this.dir.profile(this.dir.handOffPage(v.handoff)!.profileKey) : this.profileFor(v, m.seat);
     if (!v.handoff) s.subscribed ??= p.key;
+    if (m.pageId !== undefined && !(p.host?.alive && p.tabs.get(String(m.pageId)))) throw this.missingPage(p, String(m.pageId));
     if (!p.host?.alive || !p.tabs.all().some((t) => t.owner)) throw new ForgeError('tab_not_open', 'the profile has no tab to show yet');
     let tab: Tab | undefined;
     if (m.pageId !== undefined) {
-      tab = p.tabs.get(String(m.pageId));
-      if (!tab) throw new ForgeError('tab_not_open', `the page ${String(m.pageId)} is not open in profile ${p.key}; tabs open now: ${p.tabs.all().map((t) => `tab ${t.number} (${t.pageId})`).join(', ')}`);
+      tab = p.tabs.get(String(m.pageId))!;
     } else if (m.tab !== undefined) {
       tab = p.tabs.byNumber(Number(m.tab));
       if (!tab?.owner) throw new ForgeError('tab_not_open', `tab ${String(m.tab)} is not open`);
@@ -182,6 +201,14 @@ export class BrowserViewing {
     this.hub.post({ t: 'watch', viewer: v.id, source: frames.source, tab: this.frameId(tab) });
     this.pushView(tab);
     await this.arrows.refresh(tab, p);
+  }
+
+  /** The refusal for a page id no open tab carries: in a hand-off's own words when a parked ask names it, with the tabs open now. */
+  private missingPage(p: ProfileBrowser, pageId: string): ForgeError {
+    const open = (p.host?.alive ? p.tabs.all().filter((t) => t.owner) : []).map((t) => `tab ${t.number} (${t.pageId})`).join(', ') || 'none';
+    return new ForgeError('tab_not_open', this.dir.handOffNames(pageId)
+      ? `the page the hand-off named (${pageId}) is gone from profile ${p.key}; tabs open now: ${open}`
+      : `the page ${pageId} is not open in profile ${p.key}; tabs open now: ${open}`);
   }
 
   async detach(viewer: number): Promise<void> {
@@ -260,6 +287,17 @@ export class BrowserViewing {
     const layout = this.layouts.get(w.tab.pageId) ?? { w: w.w, h: w.h };
     w.profile.lastActivity = Date.now();
     await dispatchInput(session, ev, { sx: layout.w / w.w, sy: layout.h / w.h, maxX: layout.w, maxY: layout.h });
+    const focusMayMove = (ev.type === 'mouse' && ev.action === 'up') || (ev.type === 'key' && ev.action === 'up' && FOCUS_MOVING_KEYS.has(ev.key));
+    if (focusMayMove) this.tellFocus(this.state(v), w);
+  }
+
+  /** Tells the controller whether the page's focus now takes typing (a phone raises its keyboard on it); only the newest answer counts. */
+  private tellFocus(s: ViewerState, w: Watch): void {
+    const ask = (s.focusAsks = (s.focusAsks ?? 0) + 1);
+    void focusIsEditable(w.tab.page).then((editable) => {
+      if (s.focusAsks !== ask || s.watch?.tab !== w.tab || this.controllers.get(w.tab.pageId) !== s.info.id) return;
+      this.hub.send(s.info.id, { t: 'focus', tab: w.tab.number, editable });
+    });
   }
 
   private async nav(v: ViewerInfo, m: Extract<ClientMessage, { t: 'nav' }>): Promise<void> {

@@ -37,6 +37,9 @@ async function findOrStartServer(stateDir: string, configFile?: string, port?: s
   throw new Error(`the forge server did not start; see ${join(stateDir, 'server.log')}`);
 }
 
+/** How long the bridge waits for the server to end its session as the agent goes, ms. */
+const SESSION_END_WAIT_MS = 2_000;
+
 export async function runBridge(opts: { seat: string; stateDir?: string; config?: string; port?: string }): Promise<void> {
   const seat = parseSeat(opts.seat);
   const stateDir = resolveStateDir(opts.stateDir);
@@ -47,9 +50,19 @@ export async function runBridge(opts: { seat: string; stateDir?: string; config?
   const local = new StdioServerTransport();
   upstream.onmessage = (m) => { void local.send(m); };
   local.onmessage = (m) => { void upstream.send(m).catch((e: Error) => process.stderr.write(`forge mcp: ${e.message}\n`)); };
-  const end = (): void => { void upstream.close(); void local.close(); process.exit(0); };
-  upstream.onclose = end;
-  local.onclose = end;
+  let ending = false;
+  // The agent went (its stdin ended): the session is ended on the server, so the seat's tabs go with it.
+  const end = async (): Promise<void> => {
+    if (ending) return;
+    ending = true;
+    await Promise.race([upstream.terminateSession().catch(() => undefined), new Promise((r) => setTimeout(r, SESSION_END_WAIT_MS))]);
+    void upstream.close();
+    void local.close();
+    process.exit(0);
+  };
+  upstream.onclose = () => void end();
+  local.onclose = () => void end();
+  process.stdin.once('end', () => void end());
   upstream.onerror = (e) => process.stderr.write(`forge mcp: ${e.message}\n`);
   await upstream.start();
   await local.start();

@@ -8,6 +8,8 @@ export interface SessionContext {
   /** The seat's profile key, `<org>/<name>`. */
   profileKey: string;
   log: Logger;
+  /** Set once the session has ended (the client closed it): a call it left running knows the seat went. */
+  ended?: boolean;
   /** Sends an MCP progress notification for the running call, when the caller asked for progress. */
   progress?: (message: string) => Promise<void>;
 }

@@ -94,6 +94,8 @@ export class McpEndpoint {
       onsessioninitialized: (id) => { this.sessions.set(id, { transport, ctx }); },
     });
     transport.onclose = () => {
+      // Runs before the SDK aborts the session's running calls, so they can tell an ended session from a cancel.
+      ctx.ended = true;
       if (this.sessions.delete(sessionId)) this.hooks.sessionClosed(ctx);
     };
     await server.connect(transport);

@@ -8,7 +8,7 @@
  * spawned from the main thread, which lives as long as the server.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, existsSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ForgeError, hostExitedSentence } from '../../shared/errors.js';
 import { HOST_START_TIMEOUT_MS } from '../../shared/limits.js';
@@ -71,6 +71,8 @@ export function chromiumArgs(userDataDir: string): string[] {
     '--disable-popup-blocking',
     '--disable-hang-monitor',
     '--disable-session-crashed-bubble',
+    // The flag that still hides "Restore pages?" after a killed host (the one above is gone from newer builds).
+    '--hide-crash-restore-bubble',
     '--noerrdialogs',
     '--disable-features=Translate,MediaRouter,OptimizationHints,DialMediaRouteProvider,PaintHolding,AutofillServerCommunication,InterestFeedContentSuggestions,CalculateNativeWinOcclusion',
     '--remote-debugging-address=127.0.0.1',
@@ -173,6 +175,7 @@ export class BrowserHost {
     rmSync(portFile, { force: true });
     // A host killed earlier leaves Chromium's singleton lock; no live host of ours holds it now.
     for (const f of ['SingletonLock', 'SingletonSocket', 'SingletonCookie']) rmSync(join(this.userDataDir, f), { force: true });
+    markExitedCleanly(join(this.userDataDir, 'Default', 'Preferences'));
     const child = spawn(SETPRIV_BINARY, ['--pdeathsig', 'SIGKILL', '--', CHROMIUM_BINARY, ...chromiumArgs(this.userDataDir)], {
       detached: true,
       stdio: ['ignore', 'ignore', 'pipe'],
@@ -255,4 +258,17 @@ function waitExit(child: ChildProcess | undefined, ms: number): Promise<void> {
     const t = setTimeout(resolve, ms);
     child.once('exit', () => { clearTimeout(t); resolve(); });
   });
+}
+
+/**
+ * A host killed earlier leaves its profile marked as crashed, and Chromium would offer to restore
+ * its pages over the next host's first page: the profile is marked as having exited cleanly.
+ */
+function markExitedCleanly(prefsFile: string): void {
+  let prefs: Record<string, unknown>;
+  try { prefs = JSON.parse(readFileSync(prefsFile, 'utf8')) as Record<string, unknown>; } catch { return; }
+  const profile = (prefs.profile ?? {}) as Record<string, unknown>;
+  if (profile.exit_type === 'Normal' && profile.exited_cleanly === true) return;
+  prefs.profile = { ...profile, exit_type: 'Normal', exited_cleanly: true };
+  writeFileSync(prefsFile, JSON.stringify(prefs));
 }
