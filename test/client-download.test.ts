@@ -5,7 +5,8 @@
  * tool result says what became of each.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { startForge, connectAgent, type RunningServer, type Agent } from './helpers/server.js';
 import { downloadBytes, serveFilePages, type FilePages } from './helpers/file-pages.js';
@@ -89,5 +90,14 @@ describe('a download through the client', () => {
     expect((await fetch(`http://127.0.0.1:${forge.info.port}${href!}`)).status).toBe(410);
     const r = await a.call('browser_snapshot');
     expect(r.text).toContain('1 finished download was dropped from profile default/default\'s backlog, which holds at most 4 (report.csv)');
+  });
+
+  it('a Save whose file is no longer kept says so on its entry', async () => {
+    const dir = join(forge.stateDir, 'profiles', 'default', 'default-downloads');
+    for (const f of readdirSync(dir).filter((n) => n.endsWith('-file1.txt'))) rmSync(join(dir, f));
+    const entry = tray().locator('.tray-entry', { hasText: 'file1.txt' });
+    await entry.getByRole('link', { name: 'Save' }).click();
+    await expect.poll(() => entry.locator('.tray-words').textContent()).toBe('file1.txt could not be saved: file1.txt is no longer kept on the server.');
+    expect(await entry.getAttribute('data-tone')).toBe('refusal');
   });
 });

@@ -12,6 +12,9 @@ import { addFileStyles } from './file-styles.js';
 /** Entries the tray shows at once: four downloads (the profile's backlog) and a notice fit a phone's screen. */
 const TRAY_ENTRIES_MAX = 5;
 
+/** How long a fetched download's bytes stay addressable after the save starts, ms: the browser reads them at once. */
+const BLOB_KEEP_MS = 60_000;
+
 interface Offer { download: string; tab: number; name: string; size: number; url: string }
 
 export class DownloadTray {
@@ -32,6 +35,7 @@ export class DownloadTray {
         const save = h('a', { class: 'tray-save', href: d.url, download: d.name }, 'Save');
         const entry = this.entry(`Download from tab ${d.tab}`, `${d.name} · ${sizeInWords(d.size)}`, 'plain', save);
         entry.dataset.download = d.download;
+        save.addEventListener('click', (e) => { e.preventDefault(); void this.save(entry, save, d); });
         break;
       }
       case 'download_refused': {
@@ -47,6 +51,36 @@ export class DownloadTray {
         break;
       }
     }
+  }
+
+  /**
+   * Fetches the bytes first, so a link the server no longer serves is said in its words on the
+   * entry instead of a browser's failed download; then the browser saves them under the page's name.
+   */
+  private async save(entry: HTMLElement, link: HTMLAnchorElement, d: Offer): Promise<void> {
+    const words = entry.querySelector('.tray-words')!;
+    let res: Response;
+    try {
+      res = await fetch(d.url);
+    } catch {
+      entry.dataset.tone = 'refusal';
+      words.textContent = `${d.name} could not be saved: the connection is down.`;
+      return;
+    }
+    if (!res.ok) {
+      entry.dataset.tone = 'refusal';
+      words.textContent = `${d.name} could not be saved: ${await res.text()}.`;
+      link.remove();
+      return;
+    }
+    const url = URL.createObjectURL(await res.blob());
+    const a = h('a', { href: url, download: d.name, hidden: true });
+    document.body.append(a);
+    a.click();
+    a.remove();
+    // The browser has taken the bytes by the next turn; the blob need not outlive it long.
+    window.setTimeout(() => URL.revokeObjectURL(url), BLOB_KEEP_MS);
+    words.textContent = `${d.name} · ${sizeInWords(d.size)} · saved`;
   }
 
   private entry(title: string, words: string, tone: 'plain' | 'refusal', action?: HTMLElement): HTMLElement {

@@ -120,12 +120,12 @@ export class FileChoosers {
     }
     if (m.dismiss === true) {
       const over = m.picked && typeof m.picked === 'object' ? pastLimits(Number(m.picked.files), Number(m.picked.bytes)) : undefined;
-      if (over) await this.overLimit(pd, over); else await this.settle(pd, [], 'the person dismissed the picker');
+      if (over) await this.overLimit(pd, over); else await this.settle(pd, [], `the person dismissed the picker for the file chooser on tab ${n}`);
       return;
     }
     const files = m.files;
     if (!Array.isArray(files)) throw new ForgeError('bad_request', 'a file_chooser_answer carries files (a list of {name, data}) or dismiss: true');
-    if (files.length === 0) { await this.settle(pd, [], 'the person picked no file'); return; }
+    if (files.length === 0) { await this.settle(pd, [], `the person picked no file for the file chooser on tab ${n}`); return; }
     const tooMany = pastLimits(files.length, 0);
     if (tooMany) { await this.overLimit(pd, tooMany); return; }
     const checked = files.map((f, i) => checkFile(f, i));
@@ -147,15 +147,15 @@ export class FileChoosers {
     await Promise.all(paths.map((path, i) => writeFile(path, bytes[i]!, { mode: 0o600 })));
     this.keepUploads(pd.profile.key, dir);
     const list = names.join(', ');
-    await this.settle(pd, paths, `the person picked ${names.length === 1 ? '1 file' : `${names.length} files`} (${list})`, `Sent ${list} to the page.`);
+    await this.settle(pd, paths, `the person picked ${names.length === 1 ? '1 file' : `${names.length} files`} (${list}) for the file chooser on tab ${n}`, `Sent ${list} to the page.`);
   }
 
   /** Past a limit the whole answer is a dismiss: the person reads why, the agent hears it. */
   private async overLimit(pd: Pending, why: string): Promise<void> {
-    await this.settle(pd, [], `the file chooser was dismissed: ${why}`, `The page's file chooser was dismissed: ${why}. Pick fewer or smaller files and open the page's chooser again.`);
+    await this.settle(pd, [], `the file chooser on tab ${pd.tab.number} was dismissed: ${why}`, `The page's file chooser was dismissed: ${why}. Pick fewer or smaller files and open the page's chooser again.`);
   }
 
-  /** Hands `paths` to the chooser (none cancels it), tells the agent, and closes the person's picker. */
+  /** Hands `paths` to the chooser (none cancels it), tells the agent `event`, and closes the person's picker. */
   private async settle(pd: Pending, paths: string[], event: string, sentence?: string): Promise<void> {
     const n = pd.tab.number;
     pd.tab.fileChooser = undefined;
@@ -168,7 +168,7 @@ export class FileChoosers {
       return;
     }
     const picked = paths.length > 0;
-    tellSeat(pd.profile, pd.tab.owner, event.startsWith('the file chooser') ? `${event.replace('the file chooser', `the file chooser on tab ${n}`)}` : `${event} for the file chooser on tab ${n}`);
+    tellSeat(pd.profile, pd.tab.owner, event);
     this.end(pd, picked ? 'picked' : 'dismissed', sentence ?? 'The page\'s file chooser was cancelled.');
   }
 

@@ -37,7 +37,7 @@ export function serveDownload(res: HttpResponse, req: HttpRequest, secret: strin
           .end(body);
       });
     } catch {
-      answer('410 Gone', `${claims.name} is no longer kept: the profile's download backlog dropped it`);
+      answer('410 Gone', `${claims.name} is no longer kept on the server`);
     }
   })();
 }
