@@ -31,6 +31,8 @@ const MIB = 1024 * 1024;
 
 export class Downloads {
   private backlogs = new Map<string, Kept[]>();
+  /** Download folders cleared of an earlier run's files. */
+  private swept = new Set<string>();
   /** Drops not yet announced, by profile: a burst is one notice. */
   private losses = new Map<string, { profile: ProfileBrowser; kept: Kept[]; timer: NodeJS.Timeout }>();
 
@@ -59,6 +61,8 @@ export class Downloads {
     }
     const id = `dl-${randomBytes(4).toString('hex')}`;
     const dir = `${p.dir}-downloads`;
+    // A backlog lives as long as the server: files an earlier run kept are nobody's now.
+    if (!this.swept.has(dir)) { this.swept.add(dir); await rm(dir, { recursive: true, force: true }); }
     await mkdir(dir, { recursive: true, mode: 0o700 });
     const path = join(dir, `${id}-${name}`);
     await download.saveAs(path);

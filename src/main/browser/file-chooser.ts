@@ -140,7 +140,10 @@ export class FileChoosers {
     const bytes = checked.map((f) => Buffer.from(f.data, 'base64'));
     const tooBig = pastLimits(0, bytes.reduce((sum, b) => sum + b.byteLength, 0));
     if (tooBig) { await this.overLimit(pd, tooBig); return; }
-    const dir = join(`${pd.profile.dir}-uploads`, pd.id);
+    const root = `${pd.profile.dir}-uploads`;
+    // Uploads an earlier run wrote were handed to pages long gone.
+    if (!this.uploads.has(pd.profile.key)) { this.uploads.set(pd.profile.key, []); await rm(root, { recursive: true, force: true }); }
+    const dir = join(root, pd.id);
     await mkdir(dir, { recursive: true, mode: 0o700 });
     const names = uniqueNames(checked.map((f) => f.name));
     const paths = names.map((name) => join(dir, name));
