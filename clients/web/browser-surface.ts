@@ -207,6 +207,12 @@ export class BrowserSurface implements TakeoverSurface {
         if (f.editable && this.takeover.shown === this) this.takeover.keysToPage();
         return;
       }
+      case 'copied': {
+        const c = m as unknown as { tab: number; text: string };
+        if (!this.view || c.tab !== this.view.tab || typeof c.text !== 'string') return;
+        navigator.clipboard.writeText(c.text).catch(() => this.takeover.say('The page\'s text was copied, but this browser would not let forge put it on your clipboard.'));
+        return;
+      }
       case 'gone': {
         const g = m as unknown as { tab: number; message: string };
         if (this.view && g.tab !== this.view.tab) return;

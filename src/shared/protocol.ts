@@ -184,6 +184,8 @@ export type ServerMessage =
   | { t: 'gone'; tab: number; message: string }
   /** To the controller, after its presses and focus-moving keys: whether the page's focused element takes typing (a phone's keyboard follows it). */
   | { t: 'focus'; tab: number; editable: boolean }
+  /** To the controller, after its copy or cut chord: the text the page's selection held, for the person's own clipboard. */
+  | { t: 'copied'; tab: number; text: string }
   | { t: 'pong'; id?: number }
   /**
    * The page on the tab this viewer controls opened its file chooser: the client opens the

@@ -3,7 +3,7 @@
  * layout that follows the role, and the frame pipeline each watched host runs. Every rule here
  * is the server's: a watcher's input and arrows are refused here, not just hidden by a client.
  */
-import type { ClientMessage, InputEvent, ServerMessage } from '../../shared/protocol.js';
+import { MOD_CTRL, MOD_META, type ClientMessage, type InputEvent, type ServerMessage } from '../../shared/protocol.js';
 import { ForgeError } from '../../shared/errors.js';
 import { DEFAULT_PAGE_HEIGHT, DEFAULT_PAGE_WIDTH } from '../../shared/limits.js';
 import { CAPTURE_MAX_HEIGHT, CAPTURE_MAX_WIDTH } from '../../workers/cdp/protocol.js';
@@ -16,7 +16,7 @@ import type { ProfileBrowser } from './profile.js';
 import type { Tab } from './tabs.js';
 import { dispatchInput } from './input.js';
 import { NavigationArrows } from './history.js';
-import { FOCUS_MOVING_KEYS, focusIsEditable } from './focus.js';
+import { FOCUS_MOVING_KEYS, focusIsEditable, selectedText } from './focus.js';
 
 /** Smallest page layout a surface may ask for, CSS px: a narrow phone in portrait fits above it. */
 export const LAYOUT_MIN_WIDTH = 320;
@@ -286,7 +286,13 @@ export class BrowserViewing {
     if (!session) throw new ForgeError('host_not_answering', 'the host is not answering');
     const layout = this.layouts.get(w.tab.pageId) ?? { w: w.w, h: w.h };
     w.profile.lastActivity = Date.now();
+    // A copy or cut chord: the selection it takes is read first (a cut removes it), and goes to the person's clipboard.
+    const copying = ev.type === 'key' && ev.action === 'down' && (ev.modifiers ?? 0) & (MOD_CTRL | MOD_META) && /^[cx]$/i.test(ev.key)
+      ? selectedText(w.tab.page) : undefined;
+    if (copying) await copying;
     await dispatchInput(session, ev, { sx: layout.w / w.w, sy: layout.h / w.h, maxX: layout.w, maxY: layout.h });
+    const copied = copying ? await copying : '';
+    if (copied) this.hub.send(v.id, { t: 'copied', tab: w.tab.number, text: copied });
     const focusMayMove = (ev.type === 'mouse' && ev.action === 'up') || (ev.type === 'key' && ev.action === 'up' && FOCUS_MOVING_KEYS.has(ev.key));
     if (focusMayMove) this.tellFocus(this.state(v), w);
   }

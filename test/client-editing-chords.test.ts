@@ -1,0 +1,71 @@
+/**
+ * The page's editing chords while it holds the keys: select all, undo, and copy and cut, whose
+ * text lands on the person's own clipboard (not the host's); a paste arrives as text.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser } from 'playwright-core';
+import { startForge, connectAgent, type RunningServer, type Agent } from './helpers/server.js';
+import { servePages, type PageServer } from './helpers/pages.js';
+import { DESKTOP, launchClientBrowser, picturePoint, showFirstTab, takeControl, type ClientPage } from './helpers/client-page.js';
+
+let forge: RunningServer;
+let pages: PageServer;
+let agent: Agent;
+let browser: Browser;
+let person: ClientPage;
+
+const FIELD = `<title>Field</title><style>body{margin:0}
+#f{display:block;box-sizing:border-box;width:100vw;height:40vh;font-size:32px}</style>
+<textarea id="f" aria-label="field">first words</textarea>`;
+
+const value = async (): Promise<string> => JSON.parse(JSON.parse(/### Result\n(.*)/.exec((await agent.call('browser_evaluate', { function: '() => JSON.stringify(document.getElementById("f").value)' })).text)![1]!)) as string;
+const clipboard = (): Promise<string> => person.page.evaluate(() => navigator.clipboard.readText());
+
+beforeAll(async () => {
+  forge = await startForge();
+  pages = await servePages({ '/': FIELD });
+  browser = await launchClientBrowser();
+  agent = await connectAgent(forge, 'default/chords/lead');
+  await agent.call('browser_navigate', { url: pages.url });
+  person = await showFirstTab(browser, forge.info.viewer_url, DESKTOP);
+  await person.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(forge.info.viewer_url).origin });
+  await takeControl(person);
+});
+
+afterAll(async () => {
+  await person?.close().catch(() => undefined);
+  await browser?.close();
+  await agent?.close();
+  await forge?.stop();
+  await pages?.close();
+});
+
+describe('the page\'s editing chords', () => {
+  it('select all and copy put the page\'s text on the person\'s clipboard', async () => {
+    const p = await picturePoint(person.page, 0.5, 0.2);
+    await person.page.mouse.click(p.x, p.y);
+    await person.page.keyboard.press('Control+A');
+    await person.page.keyboard.press('Control+C');
+    await expect.poll(clipboard, { timeout: 10_000 }).toBe('first words');
+  });
+
+  it('cut takes the selection out of the page and onto the clipboard', async () => {
+    await person.page.evaluate(() => navigator.clipboard.writeText(''));
+    await person.page.keyboard.press('Control+A');
+    await person.page.keyboard.press('Control+X');
+    await expect.poll(clipboard, { timeout: 10_000 }).toBe('first words');
+    await expect.poll(value, { timeout: 10_000 }).toBe('');
+  });
+
+  it('undo brings the cut text back', async () => {
+    await person.page.keyboard.press('Control+Z');
+    await expect.poll(value, { timeout: 10_000 }).toBe('first words');
+  });
+
+  it('a paste arrives as text in place of the selection', async () => {
+    await person.page.keyboard.press('Control+A');
+    await person.page.evaluate(() => navigator.clipboard.writeText('pasted words'));
+    await person.page.keyboard.press('Control+V');
+    await expect.poll(value, { timeout: 10_000 }).toBe('pasted words');
+  });
+});
