@@ -14,6 +14,7 @@ import { KeySink } from './keys.js';
 import { RESIZE_SETTLE_MS } from './limits.js';
 import { TabPicker } from './picker.js';
 import { HandOffBar } from './handoff-bar.js';
+import { FileChooserPrompt } from './file-chooser.js';
 import type { Ask, HandOffs } from './handoffs.js';
 import type { Tabs } from './tabs.js';
 import type { Takeover, TakeoverSurface } from './takeover.js';
@@ -56,6 +57,7 @@ export class BrowserSurface implements TakeoverSurface {
   private readonly keyboard: HTMLButtonElement;
   private readonly state: HTMLElement;
   private readonly askBar: HandOffBar;
+  private readonly chooser: FileChooserPrompt;
   /** The hand-off this takeover was opened for (its card's Open): named on the bar even on another tab. */
   private openedFor: Ask | null = null;
   /** Called when what this surface shows changed (the strip's show / hide follow it). */
@@ -80,7 +82,11 @@ export class BrowserSurface implements TakeoverSurface {
       nav: (dir) => this.navigate(dir),
     });
     this.state = h('div', { class: 'surface-state', role: 'status', 'aria-live': 'polite' });
-    this.body = h('div', { class: 'surface', 'data-phase': 'closed' }, this.renderer.canvas, this.keys.el, this.state);
+    this.chooser = new FileChooserPrompt(conn, {
+      shown: () => (this.takeover.shown === this && this.view ? { pageId: this.view.pageId, controlling: this.controlling() } : null),
+      say: (s, tone) => this.takeover.say(s, tone),
+    });
+    this.body = h('div', { class: 'surface', 'data-phase': 'closed' }, this.renderer.canvas, this.keys.el, this.state, this.chooser.el);
     new Gestures(this.renderer.canvas, {
       controlling: () => this.controlling(),
       send: (ev) => this.input(ev),
@@ -308,6 +314,7 @@ export class BrowserSurface implements TakeoverSurface {
       this.askBar.show(ask, up);
     }
     this.renderState();
+    this.chooser.sync();
   }
 
   private renderState(): void {

@@ -6,6 +6,7 @@
  */
 import { BrowserSurface } from './browser-surface.js';
 import { Connection, type LinkState } from './connection.js';
+import { DownloadTray } from './downloads.js';
 import { h } from './dom.js';
 import { Strip } from './strip.js';
 import { HandOffCards } from './handoff-cards.js';
@@ -78,7 +79,8 @@ export function startShell(root: HTMLElement, token: string, seat: string | null
     cards.el,
     h('p', { class: 'chat-empty' }, 'The conversation appears here. The strip above opens what the agents are driving.'),
     draft.el);
-  root.replaceChildren(h('div', { class: 'shell' }, h('header', { class: 'top' }, link ? null : strip.el, linkState), chat), takeover.el);
+  const downloads = new DownloadTray(conn);
+  root.replaceChildren(h('div', { class: 'shell' }, h('header', { class: 'top' }, link ? null : strip.el, linkState), chat), takeover.el, downloads.el);
   if (link) {
     // The link's page is the hand-off's own: open it as soon as the socket is up.
     let opened = false;

@@ -18,6 +18,24 @@ export const DOWNLOAD_MAX_BYTES = 32 * 1024 * 1024;
 /** Finished downloads a profile keeps for its controller: older ones are dropped and the loss is announced. */
 export const DOWNLOAD_BACKLOG_MAX = 4;
 
+/** Characters of base64 one file-chooser answer may carry: 8 MiB of bytes, encoded, so a bigger answer is refused before it is decoded. */
+export const FILE_CHOOSER_MAX_BASE64_CHARS = Math.ceil(FILE_CHOOSER_MAX_BYTES / 3) * 4;
+
+/** Longest file name a file-chooser answer may give, characters: what common file systems store. */
+export const FILE_NAME_MAX_CHARS = 255;
+
+/** Answered file choosers whose files a profile keeps on disk, so a page can still read what it was handed; older ones are removed. */
+export const FILE_CHOOSER_UPLOADS_KEPT = 4;
+
+/** A download link's life, minutes: long enough for a person to come back to the page, short enough that a copied link dies. */
+export const DOWNLOAD_LINK_MINUTES = 60;
+
+/** How long drops from a profile's download backlog are gathered into one notice, ms: a burst of downloads is one message with its count. */
+export const DOWNLOAD_LOSS_GATHER_MS = 200;
+
+/** Events a seat's next tool result may carry (file choosers, downloads): older ones beyond this are summarised by count. */
+export const AGENT_EVENTS_MAX = 32;
+
 /** Popups one page may hold at once: the 17th is refused in words, so a runaway page cannot fill the host. */
 export const POPUPS_PER_PAGE_MAX = 16;
 

@@ -135,7 +135,18 @@ export type ClientMessage =
   | { t: 'ping'; id?: number }
   /** This viewer dropped its picture (its decoder fell behind): patches stop until a fresh keyframe, which the relay asks for. */
   | { t: 'keyframe'; id?: number }
+  /**
+   * The controller's answer to a page's file chooser (`id` from file_chooser): the picked files,
+   * each base64 in this one message, or dismiss. Past FILE_CHOOSER_MAX_FILES / _MAX_BYTES the
+   * server dismisses the chooser rather than hand over part of the answer. A client that finds
+   * the pick past them itself sends dismiss with `picked` (what the person chose), so the
+   * server's sentence names it without the bytes crossing.
+   */
+  | { t: 'file_chooser_answer'; chooser: string; files?: PickedFile[]; dismiss?: boolean; picked?: { files: number; bytes: number }; id?: number }
   | { t: string; id?: number; [k: string]: unknown };
+
+/** One file of a file-chooser answer: its name, its MIME type if the picker gave one, its bytes as base64. */
+export interface PickedFile { name: string; type?: string; data: string }
 
 /**
  * A viewer's gesture. Points are in the viewer's surface coordinates (CSS px of the box it reported
@@ -176,6 +187,19 @@ export type ServerMessage =
   /** To the controller, after its copy or cut chord: the text the page's selection held, for the person's own clipboard. */
   | { t: 'copied'; tab: number; text: string }
   | { t: 'pong'; id?: number }
+  /**
+   * The page on the tab this viewer controls opened its file chooser: the client opens the
+   * platform's picker and answers with file_chooser_answer. `accept` is the input's own filter.
+   */
+  | { t: 'file_chooser'; chooser: string; tab: number; pageId: string; multiple: boolean; accept: string }
+  /** The chooser was answered (by this viewer, the agent, or the page going away): `message` says how. */
+  | { t: 'file_chooser_end'; chooser: string; tab: number; pageId: string; outcome: 'picked' | 'dismissed' | 'gone'; message: string }
+  /** A download finished on the tab this viewer controls: `url` fetches its bytes (a signed, expiring link). */
+  | { t: 'download'; download: string; tab: number; pageId: string; name: string; size: number; url: string }
+  /** A download on the tab this viewer controls was not handed over (past DOWNLOAD_MAX_BYTES, or failed): the sentence says why. */
+  | { t: 'download_refused'; tab: number; pageId: string; name: string; message: string }
+  /** Finished downloads the profile's backlog dropped (it holds DOWNLOAD_BACKLOG_MAX): names the profile, not a tab; `dropped` their download ids. */
+  | { t: 'download_lost'; profile: string; count: number; max: number; title: string; message: string; dropped: string[] }
   | { t: string; [k: string]: unknown };
 
 const packr = new Packr({ useRecords: false, moreTypes: false });

@@ -3,7 +3,7 @@
  * their owners. Every page call runs through `call`, which logs it and answers a host's death
  * in forge's words; the next call after a death starts a fresh host on the same profile.
  */
-import type { Page } from 'playwright-core';
+import type { Download, FileChooser, Page } from 'playwright-core';
 import { BrowserHost, type HostExit } from '../../workers/cdp/host.js';
 import { ForgeError, isForgeError } from '../../shared/errors.js';
 import { NAVIGATION_TIMEOUT_MS, POPUPS_PER_PAGE_MAX } from '../../shared/limits.js';
@@ -36,6 +36,12 @@ export interface ProfileEvents {
   popupOpened?(profile: ProfileBrowser, opener: Tab, popup: Tab): void;
   /** A popup closed (a surface showing it hands back to the opener). */
   popupClosed?(profile: ProfileBrowser, popup: Tab, opener: Tab): void;
+  /** A page opened its file chooser (already held as tab.fileChooser for the agent's tool). */
+  fileChooser?(profile: ProfileBrowser, tab: Tab, chooser: FileChooser): void;
+  /** The agent answered a tab's file chooser (a person's picker for it closes). */
+  chooserAnswered?(profile: ProfileBrowser, tab: Tab): void;
+  /** A page started a download. */
+  download?(profile: ProfileBrowser, tab: Tab, download: Download): void;
 }
 
 export interface CallOptions {
@@ -66,6 +72,8 @@ export class ProfileBrowser {
   constructor(readonly key: string, readonly dir: string, private readonly events: ProfileEvents) {}
 
   get cacheRoot(): string { return this.dir; }
+  /** The agent's browser_file_upload answered the tab's chooser. */
+  chooserAnswered(tab: Tab): void { this.events.chooserAnswered?.(this, tab); }
   /** Tells the profile's listeners its tab states changed (a hold taken or released). */
   announce(): void { this.events.changed(this); }
 
@@ -366,7 +374,8 @@ export class ProfileBrowser {
       for (const w of tab.dialogWaiters) w();
       this.events.changed(this);
     });
-    page.on('filechooser', (chooser) => { tab.fileChooser = chooser; });
+    page.on('filechooser', (chooser) => { tab.fileChooser = chooser; this.events.fileChooser?.(this, tab, chooser); });
+    page.on('download', (download) => this.events.download?.(this, tab, download));
     page.on('crash', () => { tab.crashed = true; this.events.changed(this); });
     page.on('close', () => {
       if (this.rebuilding.has(page) || tab.page !== page || !this.tabs.get(tab.pageId)) return;

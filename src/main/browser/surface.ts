@@ -10,6 +10,8 @@ import { registerBrowserTools } from './tools.js';
 import { log } from '../logging.js';
 import { BrowserViewing } from './viewing.js';
 import { BrowserHandOffs } from './handoff.js';
+import { FileChoosers } from './file-chooser.js';
+import { Downloads } from './downloads.js';
 import { profileKeyFor } from '../config.js';
 import { parseSeat } from '../seat.js';
 
@@ -25,6 +27,8 @@ export class BrowserSurface implements Surface {
   private sessions = new Map<string, number>();
   private viewing?: BrowserViewing;
   private handOffs?: BrowserHandOffs;
+  private choosers?: FileChoosers;
+  private downloads?: Downloads;
 
   constructor(private readonly ctx: ServerContext) {
     const period = Math.max(250, Math.min(IDLE_SWEEP_PERIOD_MAX_MS, (ctx.config.browser.idleMinutes * 60_000) / 4));
@@ -40,6 +44,9 @@ export class BrowserSurface implements Surface {
         hostEnded: (pp, s) => { for (const l of this.endListeners) l(pp, s); },
         popupOpened: (pp, opener, popup) => this.viewing?.follow(pp, opener, popup),
         popupClosed: (pp, popup, opener) => this.viewing?.follow(pp, popup, opener),
+        fileChooser: (pp, tab, chooser) => void this.choosers?.opened(pp, tab, chooser).catch((e: Error) => log.warn({ err: e }, 'file chooser not offered')),
+        chooserAnswered: (_pp, tab) => this.choosers?.answeredByAgent(tab),
+        download: (pp, tab, d) => void this.downloads?.started(pp, tab, d).catch((e: Error) => log.warn({ err: e }, 'download not kept')),
       };
       p = new ProfileBrowser(key, profileDir(this.ctx.stateDir, key), events);
       this.profiles.set(key, p);
@@ -81,6 +88,11 @@ export class BrowserSurface implements Surface {
       idleMinutes: this.ctx.config.browser.idleMinutes,
     });
     this.viewing.attach();
+    const viewing = this.viewing;
+    this.choosers = new FileChoosers(hub, { controllerOf: (tab) => viewing.controllerOf(tab) });
+    this.choosers.attach();
+    this.downloads = new Downloads(hub, { controllerOf: (tab) => viewing.controllerOf(tab), viewersOf: (p) => viewing.viewersOfProfile(p), linkSecret: this.ctx.linkSecret });
+    viewing.viewPushed.push((p, tab) => { this.choosers?.viewChanged(tab); this.downloads?.viewChanged(p, tab); });
     this.onChanged((p) => this.viewing?.profileChanged(p));
     this.onHostEnded((p, sentence) => this.viewing?.hostEnded(p, sentence));
   }
@@ -103,6 +115,7 @@ export class BrowserSurface implements Surface {
   async stop(): Promise<void> {
     clearInterval(this.sweep);
     this.handOffs?.stop();
+    this.downloads?.stop();
     await this.viewing?.stop();
     await Promise.allSettled([...this.profiles.values()].map((p) => p.end('the server is stopping')));
   }

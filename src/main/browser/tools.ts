@@ -12,6 +12,7 @@ import { inForgeWords } from './driver-errors.js';
 import { locate } from './locate.js';
 import type { ProfileBrowser } from './profile.js';
 import type { Tab } from './tabs.js';
+import { takeEvents } from './agent-events.js';
 
 export interface ToolHost { profile(key: string): ProfileBrowser }
 
@@ -206,6 +207,7 @@ const TOOLS: ToolDef[] = [
       const chooser = tab.fileChooser;
       if (!chooser) throw new ForgeError('bad_request', `no file chooser is open on tab ${tab.number} (${tab.pageId}); click the page's file input first`);
       tab.fileChooser = undefined;
+      p.chooserAnswered(tab);
       await chooser.setFiles((a.paths as string[] | undefined) ?? [], { timeout: PAGE_ACTION_TIMEOUT_MS });
       return pageState(tab);
     }),
@@ -296,11 +298,13 @@ export function registerBrowserTools(server: McpServer, ctx: SessionContext, hos
   for (const def of TOOLS) {
     server.registerTool(def.name, { description: def.description, inputSchema: def.schema }, async (args: Record<string, unknown>) => {
       const p = host.profile(ctx.profileKey);
+      // What people did on the seat's tabs since its last call leads the answer.
+      const withEvents = (text: string): string => { const ev = takeEvents(p, ctx.seat.key); return ev ? `${ev}\n${text}` : text; };
       try {
         const answer = await def.run(args, ctx, p);
-        return { content: [{ type: 'text' as const, text: answer.text }], ...(answer.structured ? { structuredContent: answer.structured } : {}) };
+        return { content: [{ type: 'text' as const, text: withEvents(answer.text) }], ...(answer.structured ? { structuredContent: answer.structured } : {}) };
       } catch (e) {
-        const text = isForgeError(e) ? e.message : `${def.name} failed: ${(e as Error).message.split('\n')[0]}`;
+        const text = withEvents(isForgeError(e) ? e.message : `${def.name} failed: ${(e as Error).message.split('\n')[0]}`);
         if (!isForgeError(e)) ctx.log.warn({ err: e, tool: def.name }, 'tool failed');
         return { content: [{ type: 'text' as const, text }], isError: true };
       }

@@ -58,6 +58,8 @@ export class BrowserViewing {
   private frameIds = new WeakMap<Tab, number>();
   private nextFrameId = 1;
   readonly arrows: NavigationArrows;
+  /** Called after every view push: the role or the watchers of the tab may have moved. */
+  readonly viewPushed: Array<(p: ProfileBrowser, tab: Tab) => void> = [];
 
   constructor(private readonly hub: ViewerHub, private readonly dir: BrowserDirectory) {
     this.arrows = new NavigationArrows((tab, msg) => this.sendToWatchers(tab, msg));
@@ -321,6 +323,15 @@ export class BrowserViewing {
     if (ids.length) this.hub.send(ids, msg);
   }
 
+  controllerOf(tab: Tab): number | null {
+    return this.controllers.get(tab.pageId) ?? null;
+  }
+
+  /** Every viewer of the profile: subscribed to its tab list or watching one of its tabs. */
+  viewersOfProfile(p: ProfileBrowser): number[] {
+    return [...this.viewers.values()].filter((s) => s.subscribed === p.key || s.watch?.profile === p).map((s) => s.info.id);
+  }
+
   /** Who holds the role, pushed to every viewer of the tab, each with its own id. */
   pushView(tab: Tab): void {
     const layout = this.layouts.get(tab.pageId) ?? { w: DEFAULT_PAGE_WIDTH, h: DEFAULT_PAGE_HEIGHT };
@@ -330,6 +341,8 @@ export class BrowserViewing {
     for (const s of this.watchersOf(tab)) {
       this.hub.send(s.info.id, { t: 'view', tab: tab.number, pageId: tab.pageId, profile: s.watch!.profile.key, you: s.info.id, controller, width: layout.w, height: layout.h, title: tab.title, url, frame: this.frameId(tab) });
     }
+    const p = this.watchersOf(tab)[0]?.watch?.profile;
+    if (p) for (const cb of this.viewPushed) cb(p, tab);
   }
 
   private frameId(tab: Tab): number {

@@ -21,13 +21,45 @@ export function signLink(secret: string, handoff: string, now = Date.now()): { t
 
 /** The claims of a valid, unexpired link; undefined for anything else. */
 export function verifyLink(secret: string, token: string, now = Date.now()): LinkClaims | undefined {
+  const v = verifySigned(secret, token, 'h', /^[A-Za-z0-9-]{1,64}$/, now);
+  return v && { handoff: v.claim, exp: v.exp };
+}
+
+/** `<kind>.<claim>.<expiry>.<mac>` checked: the claim when the signature holds and the link has not expired. */
+function verifySigned(secret: string, token: string, kind: string, claim: RegExp, now: number): { claim: string; exp: number } | undefined {
   const parts = token.split('.');
-  if (parts.length !== 4 || parts[0] !== 'h' || !/^[A-Za-z0-9-]{1,64}$/.test(parts[1]) || !/^\d{1,12}$/.test(parts[2])) return undefined;
+  if (parts.length !== 4 || parts[0] !== kind || !claim.test(parts[1]!) || !/^\d{1,12}$/.test(parts[2]!)) return undefined;
   const body = parts.slice(0, 3).join('.');
   const want = Buffer.from(mac(secret, body));
-  const got = Buffer.from(parts[3]);
+  const got = Buffer.from(parts[3]!);
   if (want.length !== got.length || !timingSafeEqual(want, got)) return undefined;
   const exp = Number(parts[2]);
   if (exp * 1000 <= now) return undefined;
-  return { handoff: parts[1], exp };
+  return { claim: parts[1]!, exp };
+}
+
+/**
+ * Signed, expiring download links: `d.<file, base64url JSON>.<expiry, unix s>.<HMAC-SHA256>`. The
+ * link names the saved file itself, so the relay serves it without asking the main thread; the
+ * signature is what makes the path trustworthy.
+ */
+export interface DownloadClaims { path: string; name: string; exp: number }
+
+export function signDownload(secret: string, file: { path: string; name: string }, minutes: number, now = Date.now()): string {
+  const exp = Math.floor(now / 1000) + Math.round(minutes * 60);
+  const body = `d.${Buffer.from(JSON.stringify({ p: file.path, n: file.name })).toString('base64url')}.${exp}`;
+  return `${body}.${mac(secret, body)}`;
+}
+
+/** The file a valid, unexpired download link names; undefined for anything else. */
+export function verifyDownload(secret: string, token: string, now = Date.now()): DownloadClaims | undefined {
+  const v = verifySigned(secret, token, 'd', /^[A-Za-z0-9_-]{1,4096}$/, now);
+  if (!v) return undefined;
+  try {
+    const f = JSON.parse(Buffer.from(v.claim, 'base64url').toString('utf8')) as { p?: unknown; n?: unknown };
+    if (typeof f.p !== 'string' || typeof f.n !== 'string') return undefined;
+    return { path: f.p, name: f.n, exp: v.exp };
+  } catch {
+    return undefined;
+  }
 }

@@ -9,6 +9,7 @@ import { App, us_listen_socket_close, us_socket_local_port, type WebSocket, type
 import { loadStatic } from './static.js';
 import { proxyToMcp } from './proxy.js';
 import { verifyLink } from './links.js';
+import { serveDownload } from './downloads.js';
 import type { FromRelay, RelayWorkerData, ToRelay } from './protocol.js';
 import { decodeControl, encodeControl } from '../../shared/protocol.js';
 import { SOCKET_INBOUND_MAX_BYTES } from '../../shared/limits.js';
@@ -137,6 +138,8 @@ app.ws<Viewer>('/ws', {
 });
 
 app.any('/mcp', (res, req) => proxyToMcp(res, req, data.mcpPort));
+
+app.get('/download', (res, req) => serveDownload(res, req, data.linkSecret));
 
 app.get('/metrics', (res) => {
   const lines = [

@@ -1,0 +1,31 @@
+/**
+ * What happened on a seat's tabs between its calls (a person answered a file chooser, a download
+ * finished or was lost): kept per profile and seat, and put at the top of the seat's next browser
+ * tool result, so the agent learns it without asking.
+ */
+import { AGENT_EVENTS_MAX } from '../../shared/limits.js';
+import type { ProfileBrowser } from './profile.js';
+
+interface Queue { events: string[]; dropped: number }
+
+const queues = new WeakMap<ProfileBrowser, Map<string, Queue>>();
+
+/** Keeps one event (a sentence, no final period) for `seat`'s next tool result. */
+export function tellSeat(p: ProfileBrowser, seat: string | null, event: string): void {
+  if (!seat) return;
+  let bySeat = queues.get(p);
+  if (!bySeat) queues.set(p, (bySeat = new Map()));
+  let q = bySeat.get(seat);
+  if (!q) bySeat.set(seat, (q = { events: [], dropped: 0 }));
+  q.events.push(event);
+  if (q.events.length > AGENT_EVENTS_MAX) { q.events.shift(); q.dropped++; }
+}
+
+/** The seat's waiting events as one line for the top of a tool result, or '' when nothing happened. */
+export function takeEvents(p: ProfileBrowser, seat: string): string {
+  const q = queues.get(p)?.get(seat);
+  if (!q || q.events.length === 0) return '';
+  queues.get(p)!.delete(seat);
+  const older = q.dropped ? [`${q.dropped} older event${q.dropped === 1 ? '' : 's'} not shown`] : [];
+  return `Events: ${[...older, ...q.events].join('; ')}.`;
+}

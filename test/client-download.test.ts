@@ -1,0 +1,103 @@
+/**
+ * A page's download through the web client: the person controlling the tab gets it in the tray,
+ * and its Save link downloads the page's own bytes; a download past 32 MiB is refused in words
+ * there; a drop from the profile's backlog is announced with its count; and the agent's next
+ * tool result says what became of each.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser } from 'playwright-core';
+import { startForge, connectAgent, type RunningServer, type Agent } from './helpers/server.js';
+import { downloadBytes, serveFilePages, type FilePages } from './helpers/file-pages.js';
+import { launchClientBrowser, openClient, type ClientPage } from './helpers/client-page.js';
+
+let forge: RunningServer;
+let pages: FilePages;
+let a: Agent;
+let browser: Browser;
+let c: ClientPage;
+let said = '';
+
+const tray = (): ReturnType<ClientPage['page']['locator']> => c.page.locator('.downloads-tray');
+
+beforeAll(async () => {
+  forge = await startForge();
+  pages = await serveFilePages();
+  browser = await launchClientBrowser();
+  a = await connectAgent(forge, 'default/fetch/lead');
+  await a.call('browser_navigate', { url: `${pages.origin}/downloads` });
+});
+
+afterAll(async () => {
+  await c?.close();
+  await browser?.close();
+  await a?.close();
+  await forge?.stop();
+  await pages?.close();
+});
+
+describe('a download through the client', () => {
+  it('the controller\'s tray offers it, and Save downloads the page\'s own bytes', async () => {
+    c = await openClient(browser, forge.info.viewer_url);
+    await c.page.locator('#browser-row').click();
+    await c.page.locator('#browser-panel .tab-row', { hasText: 'Downloads' }).getByRole('button', { name: 'show' }).click();
+    await c.page.getByRole('button', { name: 'take control' }).click();
+    await expect.poll(() => c.page.locator('.bar-role').textContent()).toBe('you control the page');
+    said += (await a.call('browser_click', { ref: 'css=#small' })).text;
+    const entry = tray().locator('.tray-entry', { hasText: 'report.csv' });
+    await entry.waitFor();
+    expect(await entry.textContent()).toContain('Download from tab 1');
+    expect(await entry.textContent()).toContain('report.csv · 12 KB');
+    const save = entry.getByRole('link', { name: 'Save' });
+    expect((await save.boundingBox())!.height).toBeGreaterThanOrEqual(44);
+    await c.shot('download-offered');
+    const [download] = await Promise.all([c.page.waitForEvent('download'), save.click()]);
+    expect(download.suggestedFilename()).toBe('report.csv');
+    const path = await download.path();
+    expect(readFileSync(path).equals(downloadBytes('report.csv', 12345))).toBe(true);
+  });
+
+  it('the agent\'s next tool result says it was offered to the person', async () => {
+    said += (await a.call('browser_snapshot')).text;
+    expect(said).toContain('Events: a download finished on tab 1: report.csv (12 KB), offered to the person.');
+  });
+
+  it('a download past 32 MiB is refused in words in the tray', async () => {
+    said = (await a.call('browser_click', { ref: 'css=#big' })).text;
+    const entry = tray().locator('.tray-entry', { hasText: 'huge.bin' });
+    await entry.waitFor({ timeout: 60_000 });
+    expect(await entry.getAttribute('data-tone')).toBe('refusal');
+    expect(await entry.textContent()).toContain('The download huge.bin is 33.0 MiB, past the 32 MiB a client is handed; it was not kept.');
+    expect(await entry.getByRole('link').count()).toBe(0);
+    said += (await a.call('browser_snapshot')).text;
+    expect(said).toContain('a download on tab 1 was refused: huge.bin is 33.0 MiB, past the 32 MiB a client is handed');
+  });
+
+  it('a fifth kept download drops the oldest, and the tray says one was lost', async () => {
+    const href = await tray().locator('.tray-entry', { hasText: 'report.csv' }).getByRole('link', { name: 'Save' }).getAttribute('href');
+    for (let i = 1; i <= 4; i++) await a.call('browser_click', { ref: `css=#file${i}` });
+    const lost = tray().locator('.tray-entry', { hasText: 'A download was lost' });
+    await lost.waitFor();
+    expect(await lost.textContent()).toContain('One finished download was dropped: profile default/default\'s backlog holds at most 4 at a time.');
+    await c.shot('download-lost');
+    // The tray never covers the bar: take / release control stays clickable.
+    const bar = (await c.page.locator('.bar').boundingBox())!;
+    const top = (await tray().boundingBox())!;
+    expect(top.y).toBeGreaterThanOrEqual(bar.y + bar.height);
+    // The dropped one leaves the tray, and its link no longer serves it.
+    await expect.poll(() => tray().locator('.tray-entry', { hasText: 'report.csv' }).count()).toBe(0);
+    expect((await fetch(`http://127.0.0.1:${forge.info.port}${href!}`)).status).toBe(410);
+    const r = await a.call('browser_snapshot');
+    expect(r.text).toContain('1 finished download was dropped from profile default/default\'s backlog, which holds at most 4 (report.csv)');
+  });
+
+  it('a Save whose file is no longer kept says so on its entry', async () => {
+    const dir = join(forge.stateDir, 'profiles', 'default', 'default-downloads');
+    for (const f of readdirSync(dir).filter((n) => n.endsWith('-file1.txt'))) rmSync(join(dir, f));
+    const entry = tray().locator('.tray-entry', { hasText: 'file1.txt' });
+    await entry.getByRole('link', { name: 'Save' }).click();
+    await expect.poll(() => entry.locator('.tray-words').textContent()).toBe('file1.txt could not be saved: file1.txt is no longer kept on the server.');
+    expect(await entry.getAttribute('data-tone')).toBe('refusal');
+  });
+});
