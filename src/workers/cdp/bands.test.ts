@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BAND_JOIN_GAP_ROWS, joinBands, writeDamage } from './bands.js';
+import { BAND_JOIN_GAP_ROWS, PATCH_GRID_PX, gridBands, joinBands, writeDamage } from './bands.js';
 import { FRAME_MAX_BANDS } from '../../shared/ring.js';
 
 /** A BGRX source of w×h, every pixel `bgr`. */
@@ -27,5 +27,13 @@ describe('changed bands', () => {
     expect(joinBands([{ x: 0, y: 0, w: 10, h: 10 }], [{ x: 5, y: 10 + BAND_JOIN_GAP_ROWS, w: 10, h: 2 }])).toEqual([{ x: 0, y: 0, w: 15, h: 12 + BAND_JOIN_GAP_ROWS }]);
     const many = Array.from({ length: 20 }, (_, i) => ({ x: 0, y: i * 100, w: 10, h: 1 }));
     expect(joinBands(many, []).length).toBe(FRAME_MAX_BANDS);
+  });
+
+  it('cuts patches on the macroblock grid, so a change re-encodes every block it touches and no more', () => {
+    const g = PATCH_GRID_PX;
+    expect(gridBands([{ x: 7, y: 40, w: 5, h: 3 }], 1280, 720)).toEqual([{ x: 0, y: 32, w: g, h: g }]);
+    expect(gridBands([{ x: g - 1, y: 0, w: 2, h: 1 }], 1280, 720)).toEqual([{ x: 0, y: 0, w: 2 * g, h: g }]);
+    // Clipped to a frame whose size is not a multiple of the grid.
+    expect(gridBands([{ x: 1270, y: 715, w: 10, h: 5 }], 1280, 719)).toEqual([{ x: 1264, y: 704, w: 16, h: 15 }]);
   });
 });

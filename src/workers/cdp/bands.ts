@@ -8,6 +8,15 @@ import { FRAME_MAX_BANDS, type Band } from '../../shared/ring.js';
 /** Unchanged rows between two changed runs that still join one band, px: fewer WebP patches for a few extra rows. */
 export const BAND_JOIN_GAP_ROWS = 16;
 
+/**
+ * The grid patches are cut on, px: WebP codes 16x16 macroblocks, and its loss near an edge
+ * spreads over the macroblock holding it. A patch cut to the changed pixels alone leaves that
+ * spread in the unchanged pixels around them, and when the edge moves on nothing ever repaints
+ * them: a moving shape trails faint copies of its outline. Cut on this grid, every macroblock a
+ * change touches is re-encoded whole, and one nobody touched still holds what it showed.
+ */
+export const PATCH_GRID_PX = 16;
+
 /** Where the damaged pixels sit in a source buffer: `stride` pixels a row, the rectangle's first pixel at `x`. */
 export interface Source { px: Uint8Array; stride: number; x: number }
 
@@ -66,6 +75,20 @@ export function joinBands(a: readonly Band[], b: readonly Band[]): Band[] {
     } else out.push(r);
   }
   return capBands(out);
+}
+
+/**
+ * Grows each band outwards to the PATCH_GRID_PX grid of the frame (clipped to its w×h) and
+ * joins those that then touch or come near.
+ */
+export function gridBands(bands: readonly Band[], w: number, h: number): Band[] {
+  const g = PATCH_GRID_PX;
+  const grown = bands.map((b) => {
+    const x = Math.floor(b.x / g) * g;
+    const y = Math.floor(b.y / g) * g;
+    return { x, y, w: Math.min(w, Math.ceil((b.x + b.w) / g) * g) - x, h: Math.min(h, Math.ceil((b.y + b.h) / g) * g) - y };
+  });
+  return joinBands(grown, []);
 }
 
 /** Merges the closest neighbours until at most FRAME_MAX_BANDS remain. */

@@ -9,7 +9,7 @@
  * covers everything that changed since the frame its viewers hold. baseSeq 0 marks a keyframe.
  */
 import { FrameRing, F_BASE_SEQ, F_H, F_SEQ, F_STATE, F_TAB, F_W, SLOT_FREE, SLOT_READY, SLOT_WRITING, type Band } from '../../shared/ring.js';
-import { capBands, joinBands, writeDamage, union } from './bands.js';
+import { gridBands, joinBands, writeDamage, union } from './bands.js';
 import { CAPTURE_MIN_INTERVAL_MS, type CaptureFrame } from './protocol.js';
 import type { Framebuffer, Rect } from './framebuffer.js';
 
@@ -129,7 +129,7 @@ export class HostCapture {
       this.fb.readRows(v.y + d.y + row, rows, this.scratch);
       bands = writeDamage({ px: this.scratch, stride: this.fb.bytesPerLine >>> 2, x: v.x + d.x }, { x: d.x, y: d.y + row, w: d.w, h: rows }, dst, w, bands);
     }
-    bands = capBands(bands);
+    bands = gridBands(bands, w, h);
     if (prev < 0) bands = [{ x: 0, y: 0, w, h }];
     if (bands.length === 0) {
       this.ring.set(slot, F_STATE, SLOT_FREE);
