@@ -158,19 +158,6 @@ export class HostCapture {
     t.stats.frames++;
     t.stats.captureMs += performance.now() - started;
     this.publish({ t: 'frame', tab: t.tab, slot, seq }, t);
-    if (process.env.FORGE_PROBE && h === 720) {
-      let v = 0, ok = true;
-      for (let i = 0; i < 32; i++) { const x = i * 8 + 4; const top = dst[((708) * w + x) * 4]!; const bot = dst[((716) * w + x) * 4]!; const b = top > 128 ? 1 : 0; if ((bot > 128 ? 1 : 0) === b) { ok = false; break; } v = v * 2 + b; }
-      const g = globalThis as unknown as Record<string, number[]>;
-      if (ok) (g.__ages ??= []).push(((Date.now() % 4294967296) - v + 4294967296) % 4294967296);
-      (g.__cap ??= []).push(performance.now() - started);
-      (g.__rows ??= []).push(damage.reduce((n, d) => n + d.h, 0));
-      if (g.__cap.length >= 150) {
-        const med = (a: number[]): number => [...a].sort((x, y) => x - y)[a.length >> 1] ?? -1;
-        process.stderr.write(`probe capture: stampAge p50 ${med(g.__ages ?? [])} capMs p50 ${med(g.__cap).toFixed(2)} rows ${med(g.__rows)}\n`);
-        g.__ages = []; g.__cap = []; g.__rows = [];
-      }
-    }
   }
 
   /** Reads damage rectangle `d` (viewport px) from the screen into frame `rgba`; returns what changed (`all`: everything, a first frame). */
