@@ -7,7 +7,7 @@
  * anim to 200 through a plain `ws` relay. The last line printed is one JSON object.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { BrowserHost } from '../src/workers/cdp/host.js';
@@ -115,19 +115,40 @@ const fast = (r: Run): ViewerResult[] => r.viewers.filter((v) => !v.slow);
 const fpsMedian = (r: Run): number => median(fast(r).map((v) => v.fps));
 const latMedian = (r: Run): number => median(fast(r).map((v) => v.latency_ms_p50));
 
+/** `--ratio N`: only the relay-CPU comparison, N rounds of forge's relay and the ws relay to 200 anim viewers, alternating. */
+const ratioIdx = process.argv.indexOf('--ratio');
+const RATIO_ROUNDS = ratioIdx > 0 ? Number(process.argv[ratioIdx + 1]) : 0;
+const perViewerFrame = (r: Run): number => r.relayCpuMs / Math.max(1, r.viewerFrames);
+
 log('recording frames from the real pipeline…');
 const rec = await record();
 log(`recorded anim ${rec.anim.length} frames, simple ${rec.simple.length}`);
 const relay = await Relay.start();
 const result: Record<string, unknown> = {};
 try {
-  const viewersOut: Record<string, { fps_median: number; latency_ms_p50: number }> = {};
-  const runs: Record<string, Run> = {};
-  for (const n of [1, 10, 100, 200]) {
-    log(`anim → ${n} viewers…`);
-    runs[n] = await forgeRun(relay, rec.anim, n, 0);
-    viewersOut[n] = { fps_median: round(fpsMedian(runs[n]!), 2), latency_ms_p50: round(latMedian(runs[n]!), 2) };
-    log(`  ${JSON.stringify(viewersOut[n])}`);
+  if (RATIO_ROUNDS > 0) {
+    const rounds: Array<{ forge: number; ws: number; ratio: number; load: number }> = [];
+    for (let i = 0; i < RATIO_ROUNDS; i++) {
+      const load = loadavg()[0]!;
+      const forge = perViewerFrame(await forgeRun(relay, rec.anim, 200, 0));
+      const ws = perViewerFrame(await wsRun(rec.anim, 200));
+      rounds.push({ forge: round(forge, 4), ws: round(ws, 4), ratio: round(forge / ws, 3), load: round(load, 2) });
+      log(`  round ${i + 1}: ${JSON.stringify(rounds[i])}`);
+    }
+    Object.assign(result, {
+      relay_cpu_ms_per_viewer_frame: round(median(rounds.map((r) => r.forge)), 4),
+      ws_relay_cpu_ms_per_viewer_frame: round(median(rounds.map((r) => r.ws)), 4),
+      ratio_median: round(median(rounds.map((r) => r.ratio)), 3),
+      rounds,
+    });
+  } else {
+    const viewersOut: Record<string, { fps_median: number; latency_ms_p50: number }> = {};
+    const runs: Record<string, Run> = {};
+    for (const n of [1, 10, 100, 200]) {
+      log(`anim → ${n} viewers…`);
+      runs[n] = await forgeRun(relay, rec.anim, n, 0);
+      viewersOut[n] = { fps_median: round(fpsMedian(runs[n]!), 2), latency_ms_p50: round(latMedian(runs[n]!), 2) };
+      log(`  ${JSON.stringify(viewersOut[n])}`);
   }
   log('anim → 200 viewers, 20 of them slow…');
   const slowRun = await forgeRun(relay, rec.anim, 200, 20);
@@ -151,9 +172,10 @@ try {
     ws_relay_fps_median_200: round(fpsMedian(ws200), 2),
     simple_1000_relay_cpu_ms_per_viewer_frame: round(simple1000.relayCpuMs / Math.max(1, simple1000.viewerFrames), 4),
   });
+  }
 } finally {
   await relay.stop();
 }
-saveRun('fanout', result);
+saveRun(RATIO_ROUNDS > 0 ? 'fanout-ratio' : 'fanout', result);
 console.log(JSON.stringify(result));
 process.exit(0);

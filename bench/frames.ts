@@ -15,14 +15,23 @@ import { BrowserHost } from '../src/workers/cdp/host.js';
 import { FramePipeline } from '../src/workers/cdp/pipeline.js';
 import { CdpConnection } from '../src/workers/cdp/connection.js';
 import type { EncodeMode } from '../src/workers/encode/protocol.js';
-import { WEBP_EFFORT, WEBP_QUALITY } from '../src/workers/encode/protocol.js';
+import { DEFAULT_ENCODE_MODE, WEBP_EFFORT, WEBP_QUALITY } from '../src/workers/encode/protocol.js';
 import { LoadGen, Relay, saveRun, groupCpuMs, selfCpuMs, servePages, sleep } from './harness.js';
 import { median, percentile, readStamp, stampAge } from './stamp.js';
 
 const json = process.argv.includes('--json');
 const secIdx = process.argv.indexOf('--seconds');
 const SECONDS = secIdx > 0 ? Number(process.argv[secIdx + 1]) : 8;
-const PAGES = ['simple', 'anim', 'typing'] as const;
+const listArg = (name: string, all: readonly string[]): string[] => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? process.argv[i + 1]!.split(',').filter((p) => all.includes(p)) : [...all];
+};
+/** `--pages simple,anim` runs only those; `--no-screencast` skips the screencast side; `--modes piscina,libuv` orders the anim pool runs. */
+const PAGES = listArg('pages', ['simple', 'anim', 'typing']);
+const SCREENCAST = !process.argv.includes('--no-screencast');
+const MODES = listArg('modes', ['libuv', 'piscina']) as EncodeMode[];
+/** The pool the pages run on: the default, or the first of `--modes` (so runs can alternate which goes first). */
+const MAIN_MODE = process.argv.includes('--modes') ? MODES[0]! : DEFAULT_ENCODE_MODE;
 /** Screencast JPEG quality: what viewers built on screencast commonly use. */
 const SCREENCAST_JPEG_QUALITY = 80;
 
@@ -127,24 +136,27 @@ async function startPipeline(mode: EncodeMode): Promise<{ pipeline: FramePipelin
 }
 
 const roundAll = (f: Figures): Figures => Object.fromEntries(Object.entries(f).map(([k, v]) => [k, round(v)])) as unknown as Figures;
-const result: { pages: Record<string, Figures & { screencast: Figures }>; encode_modes: Record<EncodeMode, Figures> } = { pages: {}, encode_modes: {} as Record<EncodeMode, Figures> };
+const result: { pages: Record<string, Figures & { screencast?: Figures }>; encode_modes: Record<EncodeMode, Figures> } = { pages: {}, encode_modes: {} as Record<EncodeMode, Figures> };
 try {
-  const libuv = await startPipeline('libuv');
+  const main = await startPipeline(MAIN_MODE);
   for (const page of PAGES) {
     log(`${page}: forge path…`);
-    const forge = roundAll(await forgePath(libuv.pipeline, libuv.source, page));
+    const forge = roundAll(await forgePath(main.pipeline, main.source, page));
     log(`${page}: screencast…`);
-    const sc = roundAll(await screencastPath(page));
-    result.pages[page] = { ...forge, screencast: sc };
-    if (page === 'anim') result.encode_modes.libuv = forge;
+    result.pages[page] = SCREENCAST ? { ...forge, screencast: roundAll(await screencastPath(page)) } : forge;
+    if (page === 'anim') result.encode_modes[MAIN_MODE] = forge;
     log(`${page}: ${JSON.stringify(result.pages[page])}`);
   }
-  await libuv.pipeline.stop();
-  relay.post({ t: 'frame_source_end', source: libuv.source });
-  log('anim with the piscina pool…');
-  const pool = await startPipeline('piscina');
-  result.encode_modes.piscina = roundAll(await forgePath(pool.pipeline, pool.source, 'anim'));
-  await pool.pipeline.stop();
+  await main.pipeline.stop();
+  relay.post({ t: 'frame_source_end', source: main.source });
+  for (const mode of MODES) {
+    if (result.encode_modes[mode] && PAGES.includes('anim')) continue;
+    log(`anim with the ${mode} pool…`);
+    const other = await startPipeline(mode);
+    result.encode_modes[mode] = roundAll(await forgePath(other.pipeline, other.source, 'anim'));
+    await other.pipeline.stop();
+    relay.post({ t: 'frame_source_end', source: other.source });
+  }
 } finally {
   await cdp.close();
   await relay.stop();
@@ -152,7 +164,9 @@ try {
   server.close();
   rmSync(profileDir, { recursive: true, force: true });
 }
-if (!json) console.table(Object.fromEntries(Object.entries(result.pages).flatMap(([p, f]) => [[p, { ...f, screencast: undefined }], [`${p} (screencast)`, f.screencast]])));
-saveRun('frames', result);
+if (!json) console.table(Object.fromEntries(Object.entries(result.pages).flatMap(([p, f]) => [[p, { ...f, screencast: undefined }], ...(f.screencast ? [[`${p} (screencast)`, f.screencast]] : [])])));
+// A run of some pages, or without the screencast, is kept apart from the full runs the baseline compares.
+const partial = PAGES.length < 3 || !SCREENCAST || process.argv.includes('--modes');
+saveRun(partial ? 'frames-partial' : 'frames', result);
 console.log(JSON.stringify(result));
 process.exit(0);

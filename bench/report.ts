@@ -25,7 +25,9 @@ function flatten(o: unknown, prefix = '', out: Record<string, number> = {}): Rec
 
 const dir = join(root, 'bench', 'results');
 const runs: Kept[] = existsSync(dir)
-  ? readdirSync(dir).filter((f) => f.endsWith('.json')).map((f) => JSON.parse(readFileSync(join(dir, f), 'utf8')) as Kept).sort((a, b) => a.at.localeCompare(b.at))
+  ? readdirSync(dir).filter((f) => f.endsWith('.json')).map((f) => JSON.parse(readFileSync(join(dir, f), 'utf8')) as Kept)
+    // A kept file of another shape (a bench's own summary) is not a run.
+    .filter((r) => typeof r.at === 'string' && typeof r.bench === 'string').sort((a, b) => a.at.localeCompare(b.at))
   : [];
 const baselinePath = join(root, 'bench', 'baseline.json');
 const baseline = existsSync(baselinePath) ? (JSON.parse(readFileSync(baselinePath, 'utf8')) as Record<string, unknown>) : {};

@@ -3,52 +3,29 @@
  * workers, the real relay worker on uWS, and real `ws` viewers on loopback.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Worker } from 'node:worker_threads';
-import { createServer, type Server } from 'node:http';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import WebSocket from 'ws';
 import sharp from 'sharp';
-import { BrowserHost, SCREEN_WIDTH } from '../dist/src/workers/cdp/host.js';
-import { FramePipeline } from '../dist/src/workers/cdp/pipeline.js';
-import { CdpConnection } from '../dist/src/workers/cdp/connection.js';
+import { SCREEN_WIDTH } from '../dist/src/workers/cdp/host.js';
 import { FRAME_FLAG_KEYFRAME, FRAME_HEADER_BYTES, readFrameHeader, type FrameHeader } from '../dist/src/shared/protocol.js';
-import type { FromRelay, ToRelay } from '../dist/src/workers/relay/protocol.js';
+import type { FromRelay } from '../dist/src/workers/relay/protocol.js';
 import type { FanoutCounters } from '../dist/src/workers/relay/fanout.js';
+import { FrameRig, RigViewer, sleep } from './helpers/frame-rig.js';
 
-/** The test pages (each paints its timestamp into its bottom-left corner); FORGE_PAGES overrides. */
-const PAGES = process.env.FORGE_PAGES ?? join(process.cwd(), 'bench', 'pages');
-const TOKEN = 'test-token';
 /** Random pixels every frame: ~1 MB keyframes, so a socket that stops reading fills its kernel buffers (~4 MB) in a few frames. */
 const NOISE_PAGE = `<body style="margin:0"><canvas id=c width=1280 height=720></canvas><script>
 const g = c.getContext('2d'), d = g.createImageData(1280, 720), u = new Uint32Array(d.data.buffer);
 (function f() { for (let i = 0; i < u.length; i++) u[i] = (Math.random() * 0xffffffff) | 0xff000000; g.putImageData(d, 0, 0); requestAnimationFrame(f); })();
 </script></body>`;
 
-let host: BrowserHost;
-let pipeline: FramePipeline;
-let relay: Worker;
-let relayPort = 0;
-let pages: Server;
-let pagesBase = '';
-let cdp: CdpConnection;
-let profileDir: string;
-const opened: number[] = [];
-
-function post(m: ToRelay): void { relay.postMessage(m); }
+let rig: FrameRig;
 
 /** A viewer: a real ws client that records every frame header and checks the patch rule. */
-class Viewer {
-  ws: WebSocket;
-  id = 0;
+class Viewer extends RigViewer {
   frames: Array<FrameHeader & { bytes: Uint8Array }> = [];
   holds = -1;
   /** Patches that arrived for a frame the viewer did not hold: must stay empty. */
   brokenPatches: FrameHeader[] = [];
-  constructor() {
-    this.ws = new WebSocket(`ws://127.0.0.1:${relayPort}/ws?token=${TOKEN}`);
-    this.ws.binaryType = 'nodebuffer';
+  constructor(rig: FrameRig) {
+    super(rig);
     this.ws.on('message', (data: Buffer, binary: boolean) => {
       if (!binary || data[0] !== 1) return;
       const h = readFrameHeader(new DataView(data.buffer, data.byteOffset, data.byteLength));
@@ -58,78 +35,29 @@ class Viewer {
       this.frames.push({ ...h, bytes: data.subarray(FRAME_HEADER_BYTES) });
     });
   }
-  async open(): Promise<this> {
-    const before = opened.length;
-    await new Promise((r) => this.ws.once('open', r));
-    while (opened.length === before) await sleep(5);
-    this.id = opened[opened.length - 1]!;
-    return this;
-  }
-  watch(tab: number | null): void { post({ t: 'watch', viewer: this.id, source: 1, tab }); }
-  close(): void { this.ws.terminate(); }
 }
-
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 async function fanoutStats(): Promise<FanoutCounters> {
   return new Promise((resolve) => {
-    const on = (m: FromRelay): void => { if (m.t === 'fanout_stats') { relay.off('message', on); resolve(m.counters); } };
-    relay.on('message', on);
-    post({ t: 'fanout_stats' });
+    const on = (m: FromRelay): void => { if (m.t === 'fanout_stats') { rig.relay.off('message', on); resolve(m.counters); } };
+    rig.relay.on('message', on);
+    rig.post({ t: 'fanout_stats' });
   });
 }
 
-async function openTab(page: string): Promise<string> {
-  const { targetId } = await cdp.send<{ targetId: string }>('Target.createTarget', { url: `${pagesBase}/${page}.html`, newWindow: true });
-  return targetId;
-}
-
-beforeAll(async () => {
-  pages = createServer((req, res) => {
-    if (req.url === '/noise.html') { res.end(NOISE_PAGE); return; }
-    try { res.end(readFileSync(join(PAGES, (req.url ?? '/').replace(/\?.*$/, '')))); } catch { res.statusCode = 404; res.end(); }
-  });
-  await new Promise<void>((r) => pages.listen(0, '127.0.0.1', r));
-  pagesBase = `http://127.0.0.1:${(pages.address() as { port: number }).port}`;
-  profileDir = mkdtempSync(join(tmpdir(), 'forge-frames-'));
-  host = new BrowserHost({ profileKey: 'test/frames', profileDir });
-  await host.start();
-  pipeline = await FramePipeline.start(host);
-  relay = new Worker(join(process.cwd(), 'dist/src/workers/relay/worker.js'), {
-    workerData: { host: '127.0.0.1', port: 0, token: TOKEN, org: 'test', webDir: join(process.cwd(), 'dist/web'), mcpPort: 1 },
-  });
-  relayPort = await new Promise<number>((resolve) => {
-    relay.on('message', (m: FromRelay) => {
-      if (m.t === 'listening') resolve(m.port);
-      if (m.t === 'open') opened.push(m.viewer);
-    });
-  });
-  const src = pipeline.relaySource();
-  relay.postMessage({ t: 'frame_source', source: 1, ...src } satisfies ToRelay, [src.port]);
-  cdp = await CdpConnection.connect(host.wsEndpoint);
-});
-
-afterAll(async () => {
-  await cdp?.close();
-  await pipeline?.stop();
-  relay?.postMessage({ t: 'stop' });
-  await sleep(100);
-  await relay?.terminate();
-  await host?.stop();
-  pages?.close();
-  rmSync(profileDir, { recursive: true, force: true });
-});
+beforeAll(async () => { rig = await FrameRig.start('frames', { '/noise.html': NOISE_PAGE }); });
+afterAll(async () => { await rig?.stop(); });
 
 describe('frames from a watched tab', () => {
   it('an animating page reaches a real socket as changing WebP frames of the asked viewport', async () => {
-    const target = await openTab('anim');
-    await pipeline.capture(target, 10, 1280, 720);
-    const v = await new Viewer().open();
+    const target = await rig.openTab('anim');
+    await rig.pipeline.capture(target, 10, 1280, 720);
+    const v = await new Viewer(rig).open();
     v.watch(10);
     // Under load the first frames take a while; the invariant is that they come and change.
     for (let i = 0; i < 200 && v.frames.length <= 5; i++) await sleep(100);
     v.close();
-    await pipeline.uncapture(target);
+    await rig.pipeline.uncapture(target);
     expect(v.frames.length).toBeGreaterThan(5);
     expect(v.frames[0]!.flags & FRAME_FLAG_KEYFRAME).toBeTruthy();
     const seqs = v.frames.map((f) => f.seq);
@@ -142,10 +70,10 @@ describe('frames from a watched tab', () => {
   });
 
   it('a slow viewer is skipped without slowing another, and gets a keyframe once it reads again', async () => {
-    const target = await openTab('noise');
-    await pipeline.capture(target, 11, 1280, 720);
-    const fast = await new Viewer().open();
-    const slow = await new Viewer().open();
+    const target = await rig.openTab('noise');
+    await rig.pipeline.capture(target, 11, 1280, 720);
+    const fast = await new Viewer(rig).open();
+    const slow = await new Viewer(rig).open();
     // Stop reading before any frame: the kernel's buffers stay small (never grown by reading), so they fill in a few frames.
     (slow.ws as unknown as { _socket: { pause(): void } })._socket.pause();
     const before = await fanoutStats();
@@ -164,7 +92,7 @@ describe('frames from a watched tab', () => {
     await sleep(1500);
     fast.close();
     slow.close();
-    await pipeline.uncapture(target);
+    await rig.pipeline.uncapture(target);
     expect(during.skipped).toBeGreaterThan(before.skipped);
     expect(during.maxFramesHeld).toBeLessThanOrEqual(1);
     // The fast viewer got every frame the slow one was skipped for.
@@ -177,17 +105,17 @@ describe('frames from a watched tab', () => {
   });
 
   it('patches reach only viewers that hold the frame they patch, and a late viewer starts with a keyframe', async () => {
-    const target = await openTab('simple');
-    await pipeline.capture(target, 12, 1280, 720);
-    const a = await new Viewer().open();
+    const target = await rig.openTab('simple');
+    await rig.pipeline.capture(target, 12, 1280, 720);
+    const a = await new Viewer(rig).open();
     a.watch(12);
     await sleep(1000);
-    const b = await new Viewer().open();
+    const b = await new Viewer(rig).open();
     b.watch(12);
     await sleep(1500);
     a.close();
     b.close();
-    await pipeline.uncapture(target);
+    await rig.pipeline.uncapture(target);
     const patches = a.frames.filter((f) => !(f.flags & FRAME_FLAG_KEYFRAME));
     expect(patches.length).toBeGreaterThan(20);
     // A small change travels as a small patch, not a whole frame.
@@ -198,18 +126,18 @@ describe('frames from a watched tab', () => {
   });
 
   it('a tab nobody watches is never captured: its window is parked off-screen and no frame of it is sent', async () => {
-    const watched = await openTab('anim');
-    const unwatched = await openTab('anim');
+    const watched = await rig.openTab('anim');
+    const unwatched = await rig.openTab('anim');
     await sleep(300);
-    await pipeline.capture(watched, 13, 1280, 720);
-    const v = await new Viewer().open();
+    await rig.pipeline.capture(watched, 13, 1280, 720);
+    const v = await new Viewer(rig).open();
     v.watch(13);
-    const other = await new Viewer().open();
+    const other = await new Viewer(rig).open();
     other.watch(14); // a viewer of a tab id that is not captured gets nothing
     await sleep(1000);
-    const win = await cdp.send<{ bounds: { left: number } }>('Browser.getWindowForTarget', { targetId: unwatched });
+    const win = await rig.cdp.send<{ bounds: { left: number } }>('Browser.getWindowForTarget', { targetId: unwatched });
     expect(win.bounds.left).toBeGreaterThanOrEqual(SCREEN_WIDTH);
-    await pipeline.uncapture(watched);
+    await rig.pipeline.uncapture(watched);
     // Frames already encoded when the capture stopped may still be on their way; then nothing.
     await sleep(1000);
     const n = v.frames.length;
@@ -220,7 +148,7 @@ describe('frames from a watched tab', () => {
     expect(v.frames.length).toBe(n);
     expect(v.frames.every((f) => f.id === 13)).toBe(true);
     expect(other.frames).toEqual([]);
-    const parked = await cdp.send<{ bounds: { left: number } }>('Browser.getWindowForTarget', { targetId: watched });
+    const parked = await rig.cdp.send<{ bounds: { left: number } }>('Browser.getWindowForTarget', { targetId: watched });
     expect(parked.bounds.left).toBeGreaterThanOrEqual(SCREEN_WIDTH);
   });
 });

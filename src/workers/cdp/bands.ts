@@ -8,33 +8,63 @@ import { FRAME_MAX_BANDS, type Band } from '../../shared/ring.js';
 /** Unchanged rows between two changed runs that still join one band, px: fewer WebP patches for a few extra rows. */
 export const BAND_JOIN_GAP_ROWS = 16;
 
+/**
+ * The grid patches are cut on, px: WebP codes 16x16 macroblocks, and its loss near an edge
+ * spreads over the macroblock holding it. A patch cut to the changed pixels alone leaves that
+ * spread in the unchanged pixels around them, and when the edge moves on nothing ever repaints
+ * them: a moving shape trails faint copies of its outline. Cut on this grid, every macroblock a
+ * change touches is re-encoded whole, and one nobody touched still holds what it showed.
+ */
+export const PATCH_GRID_PX = 16;
+
 /** Where the damaged pixels sit in a source buffer: `stride` pixels a row, the rectangle's first pixel at `x`. */
 export interface Source { px: Uint8Array; stride: number; x: number }
 
+/** Pixels of a changed row compared at once by memcmp before looking at them one by one: most of a changed row is not. */
+const ROW_SEGMENT_PX = 64;
+
+/**
+ * A tab's frame being written: its RGBA pixels `rgba` (stride w*4), and `seen`, the same
+ * pixels as the screen showed them (BGRX). Comparing screen rows with `seen` is a memcmp, and
+ * most rows of a damage rectangle did not change (one rectangle spans a box at the top and
+ * a clock at the bottom, and all the rows between).
+ */
+export interface Target { rgba: Uint8Array; seen: Uint8Array; w: number }
+
 /**
  * Writes the BGRX pixels of damage rectangle `d` (viewport coordinates; row 0 of `src` is row
- * d.y) into the RGBA frame `dst` (width `w`, stride w*4) with alpha 255, and returns the
- * rectangles whose pixels differ from what `dst` held before. Call it again for further rows
- * of the same damage with `bands` from the last call to continue them.
+ * d.y) into the frame `to` (RGBA with alpha 255, and as seen), and returns the rectangles
+ * whose pixels differ from what it held before; `all` writes every pixel (a first frame) and
+ * returns every row. Call it again for further rows of the same damage with `bands` from the
+ * last call to continue them.
  */
-export function writeDamage(src: Source, d: Band, dst: Uint8Array, w: number, bands: Band[] = []): Band[] {
+export function writeDamage(src: Source, d: Band, to: Target, bands: Band[] = [], all = false): Band[] {
   const s32 = new Uint32Array(src.px.buffer, src.px.byteOffset, src.px.byteLength >>> 2);
-  const d32 = new Uint32Array(dst.buffer, dst.byteOffset, dst.byteLength >>> 2);
+  const d32 = new Uint32Array(to.rgba.buffer, to.rgba.byteOffset, to.rgba.byteLength >>> 2);
+  const h32 = new Uint32Array(to.seen.buffer, to.seen.byteOffset, to.seen.byteLength >>> 2);
+  const sBuf = Buffer.from(src.px.buffer, src.px.byteOffset, src.px.byteLength);
+  const hBuf = Buffer.from(to.seen.buffer, to.seen.byteOffset, to.seen.byteLength);
+  const w = to.w;
   let open: Band | undefined = bands[bands.length - 1];
   let lastChangedRow = open ? open.y + open.h - 1 : -1;
   for (let row = 0; row < d.h; row++) {
     let si = row * src.stride + src.x;
     let di = (d.y + row) * w + d.x;
+    if (!all && sBuf.compare(hBuf, di * 4, (di + d.w) * 4, si * 4, (si + d.w) * 4) === 0) continue;
     let minX = -1;
     let maxX = -1;
-    for (let x = 0; x < d.w; x++, si++, di++) {
-      const v = s32[si]!;
-      // Little-endian BGRX word → RGBA word: swap B and R, set alpha to 255.
-      const rgba = (0xff000000 | ((v & 0xff) << 16) | (v & 0xff00) | ((v >>> 16) & 0xff)) >>> 0;
-      if (d32[di] !== rgba) {
-        d32[di] = rgba;
-        if (minX < 0) minX = x;
-        maxX = x;
+    for (let x0 = 0; x0 < d.w; x0 += ROW_SEGMENT_PX, si += ROW_SEGMENT_PX, di += ROW_SEGMENT_PX) {
+      const n = Math.min(ROW_SEGMENT_PX, d.w - x0);
+      if (!all && sBuf.compare(hBuf, di * 4, (di + n) * 4, si * 4, (si + n) * 4) === 0) continue;
+      for (let x = 0; x < n; x++) {
+        const v = s32[si + x]!;
+        if (all || h32[di + x] !== v) {
+          h32[di + x] = v;
+          // Little-endian BGRX word → RGBA word: swap B and R, set alpha to 255.
+          d32[di + x] = (0xff000000 | ((v & 0xff) << 16) | (v & 0xff00) | ((v >>> 16) & 0xff)) >>> 0;
+          if (minX < 0) minX = x0 + x;
+          maxX = x0 + x;
+        }
       }
     }
     if (minX < 0) continue;
@@ -68,6 +98,20 @@ export function joinBands(a: readonly Band[], b: readonly Band[]): Band[] {
   return capBands(out);
 }
 
+/**
+ * Grows each band outwards to the PATCH_GRID_PX grid of the frame (clipped to its w×h) and
+ * joins those that then touch or come near.
+ */
+export function gridBands(bands: readonly Band[], w: number, h: number): Band[] {
+  const g = PATCH_GRID_PX;
+  const grown = bands.map((b) => {
+    const x = Math.floor(b.x / g) * g;
+    const y = Math.floor(b.y / g) * g;
+    return { x, y, w: Math.min(w, Math.ceil((b.x + b.w) / g) * g) - x, h: Math.min(h, Math.ceil((b.y + b.h) / g) * g) - y };
+  });
+  return joinBands(grown, []);
+}
+
 /** Merges the closest neighbours until at most FRAME_MAX_BANDS remain. */
 export function capBands(bands: Band[]): Band[] {
   while (bands.length > FRAME_MAX_BANDS) {
@@ -80,6 +124,45 @@ export function capBands(bands: Band[]): Band[] {
     bands.splice(best, 2, union(bands[best]!, bands[best + 1]!));
   }
   return bands;
+}
+
+/**
+ * Damage rectangles closer than this join into one, px: paints of one widget come in several
+ * rectangles side by side, but a box moving at the top and the clock at the bottom of a page
+ * must not become one rectangle over all the rows between them (reading and comparing those
+ * rows was most of a small frame's cost).
+ */
+export const DAMAGE_JOIN_GAP_PX = 32;
+/** Separate damage rectangles a tab keeps between two captures; past it, the nearest join. */
+export const DAMAGE_MAX_RECTS = 8;
+
+/** Adds damage rectangle `d` to `list` (in place), joining it with any it touches or comes near. */
+export function addDamage(list: Band[], d: Band): Band[] {
+  let r = d;
+  for (let i = 0; i < list.length;) {
+    if (near(list[i]!, r, DAMAGE_JOIN_GAP_PX)) {
+      r = union(list[i]!, r);
+      list.splice(i, 1);
+      i = 0; // the grown rectangle may now reach one it passed
+    } else i++;
+  }
+  if (list.length >= DAMAGE_MAX_RECTS) {
+    let best = 0;
+    let bestGrowth = Infinity;
+    list.forEach((b, i) => {
+      const u = union(b, r);
+      const growth = u.w * u.h - b.w * b.h;
+      if (growth < bestGrowth) { bestGrowth = growth; best = i; }
+    });
+    r = union(list[best]!, r);
+    list.splice(best, 1);
+  }
+  list.push(r);
+  return list;
+}
+
+function near(a: Band, b: Band, gap: number): boolean {
+  return a.x - gap < b.x + b.w && b.x - gap < a.x + a.w && a.y - gap < b.y + b.h && b.y - gap < a.y + a.h;
 }
 
 export function union(a: Band, b: Band): Band {

@@ -9,7 +9,7 @@
  * covers everything that changed since the frame its viewers hold. baseSeq 0 marks a keyframe.
  */
 import { FrameRing, F_BASE_SEQ, F_H, F_SEQ, F_STATE, F_TAB, F_W, SLOT_FREE, SLOT_READY, SLOT_WRITING, type Band } from '../../shared/ring.js';
-import { capBands, joinBands, writeDamage, union } from './bands.js';
+import { addDamage, gridBands, joinBands, writeDamage } from './bands.js';
 import { CAPTURE_MIN_INTERVAL_MS, type CaptureFrame } from './protocol.js';
 import type { Framebuffer, Rect } from './framebuffer.js';
 
@@ -29,13 +29,18 @@ export class TabCapture {
   /** The tab's latest published slot: the reference the next frame starts from. */
   latestSlot = -1;
   seq = 0;
-  pending: Band | undefined;
+  /** Damage since the last capture, viewport px: a few separate rectangles. */
+  pending: Band[] | undefined;
   lastAt = -Infinity;
   publishedAt = -Infinity;
   timer: NodeJS.Timeout | undefined;
   readonly stats: CaptureStats = { frames: 0, skippedNoSlot: 0, captureMs: 0 };
+  /** The latest frame's pixels as the screen showed them (BGRX): what damage is compared with. */
+  readonly seen: Uint8Array;
 
-  constructor(readonly targetId: string, readonly tab: number, public viewport: Rect) {}
+  constructor(readonly targetId: string, readonly tab: number, public viewport: Rect) {
+    this.seen = new Uint8Array(viewport.w * viewport.h * 4);
+  }
 }
 
 export class HostCapture {
@@ -60,7 +65,7 @@ export class HostCapture {
     const t = new TabCapture(targetId, tab, viewport);
     if (old) t.seq = old.seq; // seqs of one tab only grow, across resizes too
     this.tabs.set(tab, t);
-    t.pending = { x: 0, y: 0, w: viewport.w, h: viewport.h };
+    t.pending = [{ x: 0, y: 0, w: viewport.w, h: viewport.h }];
     this.schedule(t);
     return t;
   }
@@ -82,7 +87,7 @@ export class HostCapture {
       const x1 = Math.min(r.x + r.w, v.x + v.w), y1 = Math.min(r.y + r.h, v.y + v.h);
       if (x1 <= x0 || y1 <= y0) continue;
       const d = { x: x0 - v.x, y: y0 - v.y, w: x1 - x0, h: y1 - y0 };
-      t.pending = t.pending ? union(t.pending, d) : d;
+      t.pending = addDamage(t.pending ?? [], d);
       this.schedule(t);
     }
   }
@@ -117,19 +122,13 @@ export class HostCapture {
     }
     const { w, h } = t.viewport;
     const dst = this.ring.bytes(slot, w * h * 4);
-    const d = prev >= 0 ? t.pending : { x: 0, y: 0, w, h };
+    const damage = prev >= 0 ? t.pending : [{ x: 0, y: 0, w, h }];
     t.pending = undefined;
     t.lastAt = started;
     if (prev >= 0) dst.set(this.ring.pixels(prev));
-    const v = t.viewport;
     let bands: Band[] = [];
-    const chunk = Math.max(1, Math.floor(this.scratch.byteLength / this.fb.bytesPerLine));
-    for (let row = 0; row < d.h; row += chunk) {
-      const rows = Math.min(chunk, d.h - row);
-      this.fb.readRows(v.y + d.y + row, rows, this.scratch);
-      bands = writeDamage({ px: this.scratch, stride: this.fb.bytesPerLine >>> 2, x: v.x + d.x }, { x: d.x, y: d.y + row, w: d.w, h: rows }, dst, w, bands);
-    }
-    bands = capBands(bands);
+    for (const d of damage) bands.push(...this.readDamage(t, d, dst, prev < 0));
+    bands = gridBands(bands, w, h);
     if (prev < 0) bands = [{ x: 0, y: 0, w, h }];
     if (bands.length === 0) {
       this.ring.set(slot, F_STATE, SLOT_FREE);
@@ -159,6 +158,20 @@ export class HostCapture {
     t.stats.frames++;
     t.stats.captureMs += performance.now() - started;
     this.publish({ t: 'frame', tab: t.tab, slot, seq }, t);
+  }
+
+  /** Reads damage rectangle `d` (viewport px) from the screen into frame `rgba`; returns what changed (`all`: everything, a first frame). */
+  private readDamage(t: TabCapture, d: Band, rgba: Uint8Array, all: boolean): Band[] {
+    const v = t.viewport;
+    const to = { rgba, seen: t.seen, w: v.w };
+    let bands: Band[] = [];
+    const chunk = Math.max(1, Math.floor(this.scratch.byteLength / this.fb.bytesPerLine));
+    for (let row = 0; row < d.h; row += chunk) {
+      const rows = Math.min(chunk, d.h - row);
+      this.fb.readRows(v.y + d.y + row, rows, this.scratch);
+      bands = writeDamage({ px: this.scratch, stride: this.fb.bytesPerLine >>> 2, x: v.x + d.x }, { x: d.x, y: d.y + row, w: d.w, h: rows }, to, bands, all);
+    }
+    return bands;
   }
 
   stop(): void {

@@ -9,7 +9,7 @@ import { FrameRing, WebpRing } from '../../shared/ring.js';
 import { ForgeError } from '../../shared/errors.js';
 import type { BrowserHost } from './host.js';
 import { CAPTURE_MAX_HEIGHT, CAPTURE_MAX_WIDTH, FRAME_RING_SLOTS, type CdpWorkerData, type FromCdp, type ToCdp } from './protocol.js';
-import { WEBP_RING_SLOTS, WEBP_SLOT_BYTES, type EncodeMode, type EncodeStats, type EncodeWorkerData, type FromEncode } from '../encode/protocol.js';
+import { DEFAULT_ENCODE_MODE, WEBP_RING_SLOTS, WEBP_SLOT_BYTES, type EncodeMode, type EncodeStats, type EncodeWorkerData, type FromEncode } from '../encode/protocol.js';
 import type { Rect } from './framebuffer.js';
 
 /** Bound on one capture request (window placement and resize included), ms. */
@@ -71,7 +71,7 @@ export class FramePipeline {
       workerData: {
         frameRing: frameRing.sab, frameRingSlots: FRAME_RING_SLOTS,
         webpRing: webpRing.sab, webpRingSlots: WEBP_RING_SLOTS, webpSlotBytes: WEBP_SLOT_BYTES,
-        frames: frames.port2, relay: relay.port1, mode: opts.mode ?? 'libuv',
+        frames: frames.port2, relay: relay.port1, mode: opts.mode ?? DEFAULT_ENCODE_MODE,
       } satisfies EncodeWorkerData,
       transferList: [frames.port2, relay.port1],
     });

@@ -22,6 +22,8 @@ export const WEBP_SLOT_BYTES = 2 * 1024 * 1024;
 
 /** Where encodes run: sharp on libuv's thread pool from this worker, or a piscina pool of threads. */
 export type EncodeMode = 'libuv' | 'piscina';
+/** The encode mode a host's pipeline uses unless told otherwise (see `./forge bench frames`). */
+export const DEFAULT_ENCODE_MODE: EncodeMode = 'libuv';
 
 export interface EncodeWorkerData {
   frameRing: SharedArrayBuffer;

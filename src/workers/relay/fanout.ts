@@ -30,7 +30,8 @@ export interface FrameSource {
 
 /** Where frames go: one viewer's socket. */
 export interface ViewerSink {
-  send(bytes: Uint8Array): void;
+  /** Sends one message; false when some of it stays unsent (the socket has a backlog). */
+  send(bytes: Uint8Array): boolean;
   /** Bytes accepted by send but not yet written to the kernel. */
   buffered(): number;
   /** Runs `fn` with sends batched into one write. */
@@ -40,7 +41,11 @@ export interface ViewerSink {
 /** A viewer holds no frame of its tab (just attached, or skipped since). */
 const HOLDS_NOTHING = -1;
 
-interface ViewerState { id: number; sink: ViewerSink; tab: number; holds: number; held: number }
+/**
+ * `backlog`: the last send left bytes unsent. Only then is the socket's buffered amount asked
+ * again: a healthy viewer costs one send a frame and no other call into the socket.
+ */
+interface ViewerState { id: number; sink: ViewerSink; tab: number; holds: number; held: number; backlog: boolean }
 interface TabState { viewers: Set<ViewerState>; source?: FrameSource; askedAt: number; keyframeSeq: number }
 
 export interface FanoutCounters {
@@ -86,7 +91,8 @@ export class Fanout {
   watch(id: number, sink: ViewerSink, tab: number | null): void {
     this.unwatch(id);
     if (tab === null) return;
-    const v: ViewerState = { id, sink, tab, holds: HOLDS_NOTHING, held: 0 };
+    // Whatever the socket still holds (control messages) is looked at before its first frame.
+    const v: ViewerState = { id, sink, tab, holds: HOLDS_NOTHING, held: 0, backlog: true };
     this.viewers.set(id, v);
     const t = this.tab(tab);
     t.viewers.add(v);
@@ -118,7 +124,9 @@ export class Fanout {
   /** The viewer's socket wrote out its backlog: if it is owed a keyframe, ask for one. */
   drained(id: number): void {
     const v = this.viewers.get(id);
-    if (!v || v.holds !== HOLDS_NOTHING || v.sink.buffered() > VIEWER_SEND_BOUND_BYTES) return;
+    if (!v || v.sink.buffered() > VIEWER_SEND_BOUND_BYTES) return;
+    v.backlog = false;
+    if (v.holds !== HOLDS_NOTHING) return;
     v.held = 0;
     const t = this.tabs.get(v.tab);
     if (t) this.ask(t, v.tab, false);
@@ -134,10 +142,13 @@ export class Fanout {
     for (const p of f.parts) bytes += p.byteLength;
     let owedAndReady = false;
     for (const v of t.viewers) {
-      if (v.sink.buffered() > VIEWER_SEND_BOUND_BYTES) {
-        v.holds = HOLDS_NOTHING;
-        this.counters.skipped++;
-        continue;
+      if (v.backlog) {
+        if (v.sink.buffered() > VIEWER_SEND_BOUND_BYTES) {
+          v.holds = HOLDS_NOTHING;
+          this.counters.skipped++;
+          continue;
+        }
+        v.backlog = false;
       }
       v.held = 0;
       if (keyframe ? v.holds >= f.seq : v.holds !== f.baseSeq) {
@@ -145,12 +156,15 @@ export class Fanout {
         continue;
       }
       // One message goes out in one write anyway; cork only to batch the patches of one frame.
-      if (f.parts.length === 1) v.sink.send(f.parts[0]!);
-      else v.sink.cork(() => { for (const p of f.parts) v.sink.send(p); });
+      if (f.parts.length === 1) v.backlog = !v.sink.send(f.parts[0]!);
+      else {
+        v.sink.cork(() => { for (const p of f.parts) v.sink.send(p); });
+        v.backlog = v.sink.buffered() > 0;
+      }
       v.holds = f.seq;
       this.counters.viewerFrames++;
       this.counters.bytesOut += bytes;
-      if (v.sink.buffered() > 0) {
+      if (v.backlog) {
         v.held = 1;
         if (this.counters.maxFramesHeld < 1) this.counters.maxFramesHeld = 1;
       }

@@ -193,7 +193,8 @@ port.on('message', (m: ToRelay) => {
       const source = frameSources.get(m.source);
       if (!ws || m.tab === null) { fanout.unwatch(m.viewer); break; }
       const sink: ViewerSink = {
-        send: (b) => { ws.send(b, true); },
+        // uWS answers 1 when the whole message went to the kernel (0: backlog, 2: dropped).
+        send: (b) => ws.send(b, true) === 1,
         buffered: () => ws.getBufferedAmount(),
         cork: (fn) => { ws.cork(fn); },
       };
