@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { startServer, mcpClient, type RunningServer } from './helpers/terminal-server.js';
+import { startForge, mcpClient, type RunningServer } from './helpers/server.js';
 
 type Structured = { output: string; exit_code: number | null; source: string };
 
@@ -8,7 +8,7 @@ describe('terminal__run', () => {
   let server: RunningServer;
   let agent: Client;
   beforeAll(async () => {
-    server = await startServer();
+    server = await startForge();
     agent = await mcpClient(server.info);
   });
   afterAll(async () => {
@@ -35,7 +35,7 @@ describe('terminal__run without prompt marks', () => {
   let server: RunningServer;
   let agent: Client;
   beforeAll(async () => {
-    server = await startServer('[terminal]\nshell = "/bin/sh"\n');
+    server = await startForge({ toml: '[terminal]\nshell = "/bin/sh"\n' });
     agent = await mcpClient(server.info);
   });
   afterAll(async () => {
@@ -59,7 +59,7 @@ describe('terminal lifetime', () => {
   let server: RunningServer;
   let agent: Client;
   beforeAll(async () => {
-    server = await startServer('[terminal]\nidle_minutes = 0.05\n');
+    server = await startForge({ toml: '[terminal]\nidle_minutes = 0.05\n' });
     agent = await mcpClient(server.info);
   });
   afterAll(async () => {
@@ -68,7 +68,7 @@ describe('terminal lifetime', () => {
   });
 
   it('the shell exiting ends the terminal, its viewers are told, and the next call starts a fresh one', async () => {
-    const { Viewer } = await import('./helpers/terminal-server.js');
+    const { Viewer } = await import('./helpers/term-viewer.js');
     const first = await agent.callTool({ name: 'terminal__run', arguments: { command: 'echo $$' } });
     const pid1 = (first.structuredContent as Structured).output;
     const v = await Viewer.open(server.info);
@@ -84,7 +84,7 @@ describe('terminal lifetime', () => {
   });
 
   it('a terminal nobody uses closes after idle_minutes and the strip row goes off', async () => {
-    const { Viewer } = await import('./helpers/terminal-server.js');
+    const { Viewer } = await import('./helpers/term-viewer.js');
     await agent.callTool({ name: 'terminal__run', arguments: { command: 'true' } });
     const v = await Viewer.open(server.info); // a page with the strip open, not attached to the terminal
     const rows = await v.until(() => v.messages.find((m) => m.t === 'terminals' && (m.rows as unknown[]).length === 0), 15_000, 'the row to go');

@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { readFileSync } from 'node:fs';
 import xtermHeadless from '@xterm/headless';
-import { startServer, mcpClient, Viewer, type RunningServer } from './helpers/terminal-server.js';
+import { startForge, mcpClient, type RunningServer } from './helpers/server.js';
+import { Viewer } from './helpers/term-viewer.js';
 import { TERM_STATE } from '../src/shared/terminal.js';
 
 const SEAT = 'default/proj/lead';
@@ -37,7 +38,7 @@ describe('terminal viewers', () => {
   let term = 0;
 
   beforeAll(async () => {
-    server = await startServer();
+    server = await startForge();
     agent = await mcpClient(server.info);
     await agent.callTool({ name: 'terminal__run', arguments: { command: 'echo ready' } });
     ({ v: a, term } = await attach(server));

@@ -7,6 +7,8 @@ export interface SessionContext {
   sessionId: string;
   /** The seat's profile key, `<org>/<name>`. */
   profileKey: string;
+  /** The working directory the session named (`?cwd=`, the stdio bridge sends its own): the seat's tree. */
+  cwd?: string;
   log: Logger;
   /** Sends an MCP progress notification for the running call, when the caller asked for progress. */
   progress?: (message: string) => Promise<void>;
