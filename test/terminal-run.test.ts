@@ -23,6 +23,17 @@ describe('terminal__run', () => {
     expect(s).toMatchObject({ output: 'hi', exit_code: 1, source: 'osc133' });
   });
 
+  it('a command whose output outgrew the scrollback returns its end and says it was cut', async () => {
+    const res = await agent.callTool({ name: 'terminal__run', arguments: { command: 'seq 1 12000' } });
+    const s = res.structuredContent as Structured & { cut?: boolean };
+    expect(s.exit_code).toBe(0);
+    expect(s.cut).toBe(true);
+    expect(s.output.split('\n').pop()).toBe('12000');
+    expect(s.output.split('\n').length).toBeGreaterThan(1000);
+    expect(JSON.stringify(res.content)).toMatch(/longer than the terminal keeps/);
+    await agent.callTool({ name: 'terminal__run', arguments: { command: 'echo hi; false' } });
+  });
+
   it('reads the screen with the command and its output on it', async () => {
     const res = await agent.callTool({ name: 'terminal__read', arguments: {} });
     const s = res.structuredContent as { text: string; state: { source: string } };
