@@ -23,11 +23,12 @@ export const MODEL_BACKLOG_LOW_BYTES = 256 * 1024;
 /** Largest output frame, bytes: a batch this big leaves at once, so one frame never stalls a phone. */
 export const OUTPUT_FRAME_MAX_BYTES = 256 * 1024;
 /**
- * Gathering window while output streams, ms: a flood leaves as a few large frames (fewer messages,
- * fewer acks, bigger model batches) instead of one per 4 KB PTY read. Output after a quiet spell
+ * Gathering window while output streams, ms, under one 60 Hz frame: a flood leaves as a few large
+ * frames (fewer messages, fewer acks, bigger model batches; 10 viewers' server CPU per MB measured
+ * ~20% lower at 16 ms than at 4 ms) instead of one per 4 KB PTY read. Output after a quiet spell
  * (an echoed keystroke) leaves on the next turn of the event loop, without this wait.
  */
-export const OUTPUT_GATHER_MS = 4;
+export const OUTPUT_GATHER_MS = 10;
 /** Scrollback rows the model keeps: what a repaint and a command's output can reach back to. */
 export const MODEL_SCROLLBACK_ROWS = 5000;
 /** Output silence before termios is read for a password prompt, ms. */
