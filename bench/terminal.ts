@@ -10,7 +10,7 @@
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync, readFileSync, existsSync, rmSync, openSync, writeSync, closeSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import nodePty from 'node-pty';
@@ -119,6 +119,7 @@ function rssMb(pid: number): number {
 }
 
 async function main(): Promise<void> {
+  const loadAtStart = loadavg()[0];
   const dir = mkdtempSync(join(tmpdir(), 'forge-bench-term-'));
   const stateDir = join(dir, 'state');
   // A plain bash with no user rc files: the bench measures forge, not someone's prompt.
@@ -218,6 +219,8 @@ async function main(): Promise<void> {
       rss_mb_peak: round(rssPeak, 1),
       ctrl_c_ms_p50: round(median(ctrlC)),
       ctrl_c_ms_max: round(Math.max(...ctrlC)),
+      /** The machine's 1-minute load at the start and the end: a shared machine moves every number. */
+      load_avg_1m: [round(loadAtStart), round(loadavg()[0])],
     };
     if (!values.json) {
       console.table(result);
