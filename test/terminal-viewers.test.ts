@@ -89,7 +89,7 @@ describe('terminal viewers', () => {
     await agent.callTool({ name: 'terminal__run', arguments: { command: 'seq 1 600000' } });
     await new Promise((r) => setTimeout(r, 300));
     const got = received();
-    // seq wrote ~4.5 MB; the watcher was cut off near its 1 MiB bound rather than sent all of it.
+    // seq wrote ~4.5 MB; the watcher was cut off near its 2 MiB bound rather than sent all of it.
     expect(got).toBeLessThan(3 * 1024 * 1024);
     const before = keyframes();
     slow.send({ t: 'term_ack', term, bytes: got });

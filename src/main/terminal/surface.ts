@@ -23,7 +23,7 @@ export const HOLDER_BACKLOG_HIGH_BYTES = 512 * 1024;
 /** Holder backlog at which the PTY resumes, bytes. */
 export const HOLDER_BACKLOG_LOW_BYTES = 128 * 1024;
 /** Unacknowledged output past which a watcher is dropped to a fresh repaint, bytes: never an unbounded queue. */
-export const WATCHER_BACKLOG_MAX_BYTES = 1024 * 1024;
+export const WATCHER_BACKLOG_MAX_BYTES = 2 * 1024 * 1024;
 /** Size of a terminal opened by an agent before any viewer gave one, cells. */
 export const DEFAULT_COLS = 120;
 export const DEFAULT_ROWS = 32;

@@ -64,7 +64,7 @@ export class SeatTerminal {
   private flushQueued = false;
   private lastFlushAt = 0;
   private lastFlushBytes = 0;
-  /** Repaints waiting for the model: the PTY is held and no frame leaves until they are sent. */
+  /** Repaints waiting for the model: no frame leaves until they are sent (the PTY is held past one frame's worth). */
   private repaintsWaiting = 0;
   private disposed = false;
   private password = false;
@@ -135,8 +135,9 @@ export class SeatTerminal {
 
   /**
    * Answers with a keyframe for `viewer` at the point in the stream where this call lands: every
-   * byte received so far is framed, the PTY and further frames are held, and once the model has
-   * parsed all of it the screen is serialized and sent, carrying the last frame's sequence number.
+   * byte received so far is framed, further frames are held (and the PTY, past one frame's worth),
+   * and once the model has parsed all of it the screen is serialized and sent, carrying the last
+   * frame's sequence number.
    */
   repaint(viewer: number): void {
     this.flush();
@@ -199,8 +200,7 @@ export class SeatTerminal {
     this.lastOutputAt = Date.now();
     this.batch.push(d);
     this.batchBytes += d.length;
-    if (this.batchBytes >= OUTPUT_FRAME_MAX_BYTES) this.flush();
-    else this.scheduleFlush();
+    if (this.batchBytes >= OUTPUT_FRAME_MAX_BYTES) { this.flush(); this.updateFlow(); } else this.scheduleFlush();
     // One timer per quiet spell, not one per chunk: a flood re-arms it only when it fires.
     this.echoTimer ??= setTimeout(() => this.echoDue(), ECHO_CHECK_AFTER_MS);
   }
@@ -264,7 +264,8 @@ export class SeatTerminal {
   private updateFlow(): void {
     if (this.backlog > MODEL_BACKLOG_HIGH_BYTES) this.modelBehind = true;
     else if (this.backlog < MODEL_BACKLOG_LOW_BYTES) this.modelBehind = false;
-    const pause = this.modelBehind || this.holderBehind || this.repaintsWaiting > 0;
+    // A waiting repaint holds frames, not the shell, until a whole frame's worth is held.
+    const pause = this.modelBehind || this.holderBehind || (this.repaintsWaiting > 0 && this.batchBytes >= OUTPUT_FRAME_MAX_BYTES);
     if (pause === this.paused || this.exited) return;
     this.paused = pause;
     if (pause) this.pty.pause(); else this.pty.resume();
