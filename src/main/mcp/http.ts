@@ -10,8 +10,7 @@ import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { statSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
 import { parseSeat, type Seat } from '../seat.js';
-import { ForgeError } from '../../shared/errors.js';
-import { isForgeError } from '../../shared/errors.js';
+import { ForgeError, isForgeError } from '../../shared/errors.js';
 import { log } from '../logging.js';
 import type { SessionContext } from './context.js';
 
