@@ -150,6 +150,9 @@ async function main(): Promise<void> {
       const t0 = performance.now();
       await agent.callTool({ name: 'terminal__run', arguments: { command: `cat ${file}`, timeout_ms: 600_000 } }, undefined, { timeout: 600_000 });
       const ranAt = performance.now();
+      // A viewer dropped for being slow may have been repainted past the done mark before the call's
+      // answer got here: it asks for the screen again, as a client that lost its place does.
+      viewers.forEach((v, i) => { if (!seen[i] && v.lastKeyframeAt < ranAt) v.send({ t: 'term_repaint', term: v.term }); });
       // Every viewer has drawn the end: it saw the done mark, or (dropped for being slow) a repaint since.
       while (!viewers.every((v, i) => seen[i] || v.lastKeyframeAt >= ranAt)) await new Promise((r) => setTimeout(r, 5));
       const dropped = viewers.reduce((n, v) => n + v.repaints, 0) - repaintsBefore;
