@@ -3,13 +3,14 @@
  *  - `cat` of a 100 MB file through a bare node-pty pipe (what a user would pick instead);
  *  - the same file through forge: PTY → screen model → kind-4 frames → 1 and 10 viewer sockets;
  *  - keystroke-to-echo latency for the keyboard holder, socket to socket;
- *  - the server's RSS before and at its peak during the floods.
+ *  - the server's RSS before and at its peak during the floods;
+ *  - Ctrl-C from the keyboard holder during a `yes` flood, to the prompt's done mark (goal ≤ 200 ms).
  * Usage: ./forge bench terminal [--json] [--mb N] [--runs N]. The last line is one JSON object.
  * Goals: 10 viewers at ≥ 0.5x the bare pipe; echo p50 ≤ 5 ms; RSS flat during the flood.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync, readFileSync, existsSync, rmSync, openSync, writeSync, closeSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import nodePty from 'node-pty';
@@ -24,6 +25,8 @@ const FILE_MB = Number(values.mb ?? 100);
 /** Rounds of (bare, 1 viewer, 10 viewers); 3 by default for a median that a busy machine moves less. */
 const RUNS = Number(values.runs ?? 3);
 const ECHO_SAMPLES = 200;
+/** `yes` floods interrupted with Ctrl-C by the keyboard holder. */
+const CTRL_C_SAMPLES = 5;
 const COLS = 120;
 const ROWS = 40;
 const SEAT = 'default/bench/lead';
@@ -116,6 +119,7 @@ function rssMb(pid: number): number {
 }
 
 async function main(): Promise<void> {
+  const loadAtStart = loadavg()[0];
   const dir = mkdtempSync(join(tmpdir(), 'forge-bench-term-'));
   const stateDir = join(dir, 'state');
   // A plain bash with no user rc files: the bench measures forge, not someone's prompt.
@@ -146,6 +150,9 @@ async function main(): Promise<void> {
       const t0 = performance.now();
       await agent.callTool({ name: 'terminal__run', arguments: { command: `cat ${file}`, timeout_ms: 600_000 } }, undefined, { timeout: 600_000 });
       const ranAt = performance.now();
+      // A viewer dropped for being slow may have been repainted past the done mark before the call's
+      // answer got here: it asks for the screen again, as a client that lost its place does.
+      viewers.forEach((v, i) => { if (!seen[i] && v.lastKeyframeAt < ranAt) v.send({ t: 'term_repaint', term: v.term }); });
       // Every viewer has drawn the end: it saw the done mark, or (dropped for being slow) a repaint since.
       while (!viewers.every((v, i) => seen[i] || v.lastKeyframeAt >= ranAt)) await new Promise((r) => setTimeout(r, 5));
       const dropped = viewers.reduce((n, v) => n + v.repaints, 0) - repaintsBefore;
@@ -189,6 +196,19 @@ async function main(): Promise<void> {
       }
     }
     holder.send({ t: 'term_input', term: holder.term, data: '\x15' });
+
+    // Ctrl-C from the holder during a flood: from the keystroke to the prompt's done mark at the holder.
+    const ctrlC: number[] = [];
+    for (let i = 0; i < CTRL_C_SAMPLES; i++) {
+      holder.send({ t: 'term_input', term: holder.term, data: 'yes\r' });
+      await new Promise((r) => setTimeout(r, 500));
+      const done = holder.nextDone();
+      const t0 = performance.now();
+      holder.send({ t: 'term_input', term: holder.term, data: '\x03' });
+      await done;
+      ctrlC.push(performance.now() - t0);
+      await new Promise((r) => setTimeout(r, 200));
+    }
     for (const v of viewers) v.ws.close();
     await agent.close();
 
@@ -200,6 +220,10 @@ async function main(): Promise<void> {
       echo_ms_p95: round(pct(echo, 0.95)),
       rss_mb_before: round(rssBefore, 1),
       rss_mb_peak: round(rssPeak, 1),
+      ctrl_c_ms_p50: round(median(ctrlC)),
+      ctrl_c_ms_max: round(Math.max(...ctrlC)),
+      /** The machine's 1-minute load at the start and the end: a shared machine moves every number. */
+      load_avg_1m: [round(loadAtStart), round(loadavg()[0])],
     };
     if (!values.json) {
       console.table(result);

@@ -2,14 +2,15 @@
  * Bad terminal messages on the viewer socket are answered in words and change nothing.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, Viewer, type RunningServer } from './helpers/terminal-server.js';
+import { startForge, type RunningServer } from './helpers/server.js';
+import { Viewer } from './helpers/term-viewer.js';
 
 describe('bad terminal messages', () => {
   let server: RunningServer;
   let v: Viewer;
   let term = 0;
   beforeAll(async () => {
-    server = await startServer('[terminal]\nshell = "/bin/sh"\n');
+    server = await startForge({ toml: '[terminal]\nshell = "/bin/sh"\n' });
     v = await Viewer.open(server.info);
     v.send({ t: 'term_attach', seat: 'default/proj/lead', cols: 80, rows: 24 });
     term = (await v.until(() => v.message('term_view'), 15_000, 'term_view')).term as number;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { startServer, mcpClient, type RunningServer } from './helpers/terminal-server.js';
+import { startForge, mcpClient, type RunningServer } from './helpers/server.js';
 
 type Structured = { output: string; exit_code: number | null; source: string };
 
@@ -8,7 +8,7 @@ describe('terminal__run', () => {
   let server: RunningServer;
   let agent: Client;
   beforeAll(async () => {
-    server = await startServer();
+    server = await startForge();
     agent = await mcpClient(server.info);
   });
   afterAll(async () => {
@@ -23,6 +23,17 @@ describe('terminal__run', () => {
     expect(s).toMatchObject({ output: 'hi', exit_code: 1, source: 'osc133' });
   });
 
+  it('a command whose output outgrew the scrollback returns its end and says it was cut', async () => {
+    const res = await agent.callTool({ name: 'terminal__run', arguments: { command: 'seq 1 12000' } });
+    const s = res.structuredContent as Structured & { cut?: boolean };
+    expect(s.exit_code).toBe(0);
+    expect(s.cut).toBe(true);
+    expect(s.output.split('\n').pop()).toBe('12000');
+    expect(s.output.split('\n').length).toBeGreaterThan(1000);
+    expect(JSON.stringify(res.content)).toMatch(/longer than the terminal keeps/);
+    await agent.callTool({ name: 'terminal__run', arguments: { command: 'echo hi; false' } });
+  });
+
   it('reads the screen with the command and its output on it', async () => {
     const res = await agent.callTool({ name: 'terminal__read', arguments: {} });
     const s = res.structuredContent as { text: string; state: { source: string } };
@@ -35,7 +46,7 @@ describe('terminal__run without prompt marks', () => {
   let server: RunningServer;
   let agent: Client;
   beforeAll(async () => {
-    server = await startServer('[terminal]\nshell = "/bin/sh"\n');
+    server = await startForge({ toml: '[terminal]\nshell = "/bin/sh"\n' });
     agent = await mcpClient(server.info);
   });
   afterAll(async () => {
@@ -59,7 +70,7 @@ describe('terminal lifetime', () => {
   let server: RunningServer;
   let agent: Client;
   beforeAll(async () => {
-    server = await startServer('[terminal]\nidle_minutes = 0.05\n');
+    server = await startForge({ toml: '[terminal]\nidle_minutes = 0.05\n' });
     agent = await mcpClient(server.info);
   });
   afterAll(async () => {
@@ -68,7 +79,7 @@ describe('terminal lifetime', () => {
   });
 
   it('the shell exiting ends the terminal, its viewers are told, and the next call starts a fresh one', async () => {
-    const { Viewer } = await import('./helpers/terminal-server.js');
+    const { Viewer } = await import('./helpers/term-viewer.js');
     const first = await agent.callTool({ name: 'terminal__run', arguments: { command: 'echo $$' } });
     const pid1 = (first.structuredContent as Structured).output;
     const v = await Viewer.open(server.info);
@@ -84,7 +95,7 @@ describe('terminal lifetime', () => {
   });
 
   it('a terminal nobody uses closes after idle_minutes and the strip row goes off', async () => {
-    const { Viewer } = await import('./helpers/terminal-server.js');
+    const { Viewer } = await import('./helpers/term-viewer.js');
     await agent.callTool({ name: 'terminal__run', arguments: { command: 'true' } });
     const v = await Viewer.open(server.info); // a page with the strip open, not attached to the terminal
     const rows = await v.until(() => v.messages.find((m) => m.t === 'terminals' && (m.rows as unknown[]).length === 0), 15_000, 'the row to go');

@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { readFileSync } from 'node:fs';
 import xtermHeadless from '@xterm/headless';
-import { startServer, mcpClient, Viewer, type RunningServer } from './helpers/terminal-server.js';
+import { startForge, mcpClient, type RunningServer } from './helpers/server.js';
+import { Viewer } from './helpers/term-viewer.js';
 import { TERM_STATE } from '../src/shared/terminal.js';
 
 const SEAT = 'default/proj/lead';
@@ -37,7 +38,7 @@ describe('terminal viewers', () => {
   let term = 0;
 
   beforeAll(async () => {
-    server = await startServer();
+    server = await startForge();
     agent = await mcpClient(server.info);
     await agent.callTool({ name: 'terminal__run', arguments: { command: 'echo ready' } });
     ({ v: a, term } = await attach(server));
@@ -50,27 +51,32 @@ describe('terminal viewers', () => {
     await server?.stop();
   });
 
-  it('a viewer fed only its repaint and the live frames after it draws what the server\'s screen holds', async () => {
-    const late = await Viewer.open(server.info);
-    // Attach in the middle of output: the repaint and the live bytes must join with no gap and no duplicate.
-    const run = agent.callTool({ name: 'terminal__run', arguments: { command: 'for i in $(seq 1 3000); do echo "row $i 漢字"; done' } });
-    await new Promise((r) => setTimeout(r, 150));
-    late.send({ t: 'term_attach', seat: SEAT, cols: 100, rows: 30 });
+  it('viewers fed only their repaint and the live frames after it draw what the server\'s screen holds', async () => {
+    const lates = await Promise.all([0, 1, 2].map(() => Viewer.open(server.info)));
+    // Attach at three moments in the middle of output: each repaint and the live bytes after it
+    // must join with no gap and no duplicate, while frames already leave before the model parsed them.
+    const run = agent.callTool({ name: 'terminal__run', arguments: { command: 'for i in $(seq 1 6000); do echo "row $i 漢字"; done' } });
+    for (const [i, late] of lates.entries()) {
+      await new Promise((r) => setTimeout(r, 60 + i * 90));
+      late.send({ t: 'term_attach', seat: SEAT, cols: 100, rows: 30 });
+    }
     await run;
-    await late.until(() => late.text().includes('row 3000'), 15_000, 'the last row');
     const read = await agent.callTool({ name: 'terminal__read', arguments: {} });
-    await new Promise((r) => setTimeout(r, 300));
-    const model = new Terminal({ cols: 100, rows: 30, allowProposedApi: true });
-    await new Promise<void>((r) => model.write(late.text(), r));
-    const lines: string[] = [];
-    for (let y = 0; y < 30; y++) lines.push(model.buffer.active.getLine(model.buffer.active.baseY + y)!.translateToString(true));
-    while (lines.length && lines[lines.length - 1] === '') lines.pop();
-    expect(lines.join('\n')).toBe((read.structuredContent as { text: string }).text);
-    const seqs = late.frames.map((f) => f.seq);
-    const keyframe = late.frames.findIndex((f) => f.flags & 1);
-    for (let i = keyframe + 1; i < seqs.length; i++) expect(seqs[i]).toBe(seqs[i - 1] + 1);
-    model.dispose();
-    late.close();
+    for (const late of lates) {
+      await late.until(() => late.text().includes('row 6000'), 15_000, 'the last row');
+      await new Promise((r) => setTimeout(r, 300));
+      const model = new Terminal({ cols: 100, rows: 30, allowProposedApi: true });
+      await new Promise<void>((r) => model.write(late.text(), r));
+      const lines: string[] = [];
+      for (let y = 0; y < 30; y++) lines.push(model.buffer.active.getLine(model.buffer.active.baseY + y)!.translateToString(true));
+      while (lines.length && lines[lines.length - 1] === '') lines.pop();
+      expect(lines.join('\n')).toBe((read.structuredContent as { text: string }).text);
+      const seqs = late.frames.map((f) => f.seq);
+      const keyframe = late.frames.findIndex((f) => f.flags & 1);
+      for (let i = keyframe + 1; i < seqs.length; i++) expect(seqs[i]).toBe(seqs[i - 1] + 1);
+      model.dispose();
+      late.close();
+    }
   });
 
   it('a slow watcher is dropped to a fresh repaint instead of queueing output', async () => {

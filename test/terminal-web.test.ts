@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromium, type Browser } from 'playwright-core';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { startServer, mcpClient, type RunningServer } from './helpers/terminal-server.js';
+import { startForge, mcpClient, type RunningServer } from './helpers/server.js';
 import { TERM_STATE } from '../src/shared/terminal.js';
 
 const SEAT = 'default/proj/lead';
@@ -18,7 +18,7 @@ describe('the terminal surface in the web client', () => {
   let url = '';
 
   beforeAll(async () => {
-    server = await startServer();
+    server = await startForge();
     agent = await mcpClient(server.info);
     await agent.callTool({ name: 'terminal__run', arguments: { command: 'echo hello-from-the-agent' } });
     browser = await chromium.launch({

@@ -14,6 +14,7 @@ import { HandOffs } from './handoffs.js';
 import { ChatDraft } from './draft.js';
 import { Tabs } from './tabs.js';
 import { Takeover } from './takeover.js';
+import { mountTerminalRow } from './terminal/row.js';
 
 export interface ClientShell {
   conn: Connection;
@@ -87,6 +88,7 @@ export function startShell(root: HTMLElement, token: string, seat: string | null
     conn.onState((s) => { if (s === 'open' && !opened) { opened = true; browser.open(); } });
     window.setInterval(() => { if (takeover.up) conn.send({ t: 'heartbeat' }); }, HEARTBEAT_PERIOD_MS);
   }
+  if (!link) mountTerminalRow({ conn: surfaceConn(conn, 4), slot: strip.terminalSlot, takeover, seat, say: (s) => strip.say(s) });
   conn.start();
   return { conn, strip, takeover, tabs, browser, handoffs, seat };
 }

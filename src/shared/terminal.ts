@@ -71,6 +71,8 @@ export interface TermRow {
   state: string;
   handOff: TermHandOffCard | null;
   viewers: number;
+  /** A person's client holds the keyboard (the holder's own client knows it is the one). */
+  held: boolean;
 }
 
 /** The kind-4 header's fields (see protocol.ts: kind u8, flags u8, hdrlen u16, terminal id u32, seq u32). */

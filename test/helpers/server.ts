@@ -1,6 +1,6 @@
 /** Starts a real `forge serve` for a test and connects real MCP clients to it. */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, existsSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, existsSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -15,9 +15,15 @@ export interface RunningServer {
   stop: () => Promise<void>;
 }
 
-export async function startForge(opts: { config?: string; env?: Record<string, string> } = {}): Promise<RunningServer> {
+/** `config` names a forge.toml; `toml` is one written into the state dir for this server. */
+export async function startForge(opts: { config?: string; toml?: string; env?: Record<string, string> } = {}): Promise<RunningServer> {
   const stateDir = mkdtempSync(join(tmpdir(), 'forge-test-'));
-  const args = ['dist/src/main/cli.js', 'serve', '--state', stateDir, '--port', '0', ...(opts.config ? ['--config', opts.config] : [])];
+  let config = opts.config;
+  if (opts.toml !== undefined) {
+    config = join(stateDir, 'forge.toml');
+    writeFileSync(config, opts.toml);
+  }
+  const args = ['dist/src/main/cli.js', 'serve', '--state', stateDir, '--port', '0', ...(config ? ['--config', config] : [])];
   const proc = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, FORGE_LOG_LEVEL: 'info', ...opts.env } });
   let out = '';
   proc.stdout!.on('data', (d: Buffer) => { out += d.toString(); });
@@ -68,4 +74,14 @@ export function handOff(agent: Agent, pageId: string, message: string, progress:
     timeout: 120_000,
     onprogress: (p) => { progress.push(String(p.message ?? '')); },
   }).then((r) => ({ text: (r.content as Array<{ text: string }>)[0]!.text, isError: r.isError === true, structured: r.structuredContent }));
+}
+
+/** A bare MCP client (the SDK's) for a seat; `cwd` is the working directory the session names. */
+export async function mcpClient(info: ServerInfo, seat = 'default/proj/lead', cwd?: string): Promise<Client> {
+  const url = new URL(info.mcp_url);
+  url.searchParams.set('seat', seat);
+  if (cwd) url.searchParams.set('cwd', cwd);
+  const client = new Client({ name: 'forge-test', version: '0' });
+  await client.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers: { authorization: `Bearer ${info.token}` } } }));
+  return client;
 }

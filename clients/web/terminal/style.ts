@@ -9,6 +9,8 @@ export const SURFACE_CSS = `
 .term-handoff { display: inline-flex; gap: 6px; align-items: center; }
 .term-handoff[hidden] { display: none; }
 .term-screen { flex: 1; min-height: 0; padding: 4px; overflow: hidden; }
+.term-surface.term-embedded { position: relative; inset: auto; height: 100%; z-index: auto; }
+.term-bar.term-controls { background: none; border: 0; padding: 0; }
 .term-keybar { display: flex; flex-wrap: wrap; gap: 4px; padding: 4px; background: #20232b; border-top: 1px solid #333845; }
 .term-keybar button { min-width: 44px; min-height: 44px; flex: 1 0 44px; border-radius: 6px; border: 1px solid #4b5263; background: #2c313c; color: inherit; font: 16px ui-monospace, monospace; }
 .term-keybar button[aria-pressed="true"] { background: #61afef; color: #16181d; }

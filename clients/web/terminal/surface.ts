@@ -36,6 +36,12 @@ export interface TerminalOptions {
   renderer?: 'dom' | 'webgl';
   /** Called when the person goes back to chat (or Back lowers the surface). */
   onLower?: () => void;
+  /**
+   * A bar that is not the surface's own (the client's takeover): the title goes to `setTitle`, the
+   * state line, hand-off answers and take control into `actions`, and the owner of that bar keeps
+   * back to chat and the history entry; it closes the surface when it lowers.
+   */
+  bar?: { setTitle(title: string): void; actions: HTMLElement };
 }
 
 export interface TerminalSurfaceHandle {
@@ -63,8 +69,20 @@ export function openTerminalSurface(root: HTMLElement, conn: TerminalConn, opts:
     </div>
     <div class="term-screen"></div>`;
   root.append(el);
-  const q = <T extends HTMLElement>(sel: string): T => el.querySelector(sel) as T;
+  const q = <T extends HTMLElement>(sel: string): T => (el.querySelector(sel) ?? opts.bar?.actions.querySelector(sel)) as T;
   const titleEl = q<HTMLElement>('.term-title');
+  if (opts.bar) {
+    // Under the takeover's bar: its title, its back to chat; the terminal's controls go beside them.
+    el.classList.add('term-embedded');
+    el.removeAttribute('role');
+    el.removeAttribute('aria-modal');
+    const controls = q<HTMLElement>('.term-bar');
+    controls.classList.add('term-controls');
+    q<HTMLElement>('.term-back').remove();
+    titleEl.remove();
+    opts.bar.actions.append(controls);
+  }
+  const setTitle = (t: string): void => { if (opts.bar) opts.bar.setTitle(t); else titleEl.textContent = t; };
   const stateEl = q<HTMLElement>('.term-state');
   const controlB = q<HTMLButtonElement>('.term-control');
   const handEl = q<HTMLElement>('.term-handoff');
@@ -132,7 +150,7 @@ export function openTerminalSurface(root: HTMLElement, conn: TerminalConn, opts:
     if (m.t === 'term_view') {
       if (id && m.term !== id) return;
       id = m.term;
-      titleEl.textContent = `terminal ${m.number} · ${m.shell.split('/').pop()} · ${m.cwd}`;
+      setTitle(`terminal ${m.number} · ${m.shell.split('/').pop()} · ${m.cwd}`);
       if (term.cols !== m.cols || term.rows !== m.rows) term.resize(m.cols, m.rows);
       controlB.disabled = false;
     } else if (m.t === 'term_state' && m.term === id) {
@@ -205,10 +223,13 @@ export function openTerminalSurface(root: HTMLElement, conn: TerminalConn, opts:
   ro.observe(q<HTMLElement>('.term-screen'));
 
   // The surface pushes one history entry: Back lowers it, as the hardware Back does on a phone.
-  history.pushState({ forgeTerminal: true }, '');
+  // Under another bar, that bar's owner has the entry and the back button.
   const onPop = (): void => lower();
-  window.addEventListener('popstate', onPop);
-  q<HTMLButtonElement>('.term-back').addEventListener('click', () => history.back());
+  if (!opts.bar) {
+    history.pushState({ forgeTerminal: true }, '');
+    window.addEventListener('popstate', onPop);
+    q<HTMLButtonElement>('.term-back').addEventListener('click', () => history.back());
+  }
 
   const close = (): void => {
     if (closed) return;
@@ -222,6 +243,7 @@ export function openTerminalSurface(root: HTMLElement, conn: TerminalConn, opts:
     window.removeEventListener('popstate', onPop);
     term.dispose();
     el.remove();
+    if (opts.bar) q<HTMLElement>('.term-controls')?.remove();
   };
   const lower = (): void => {
     close();

@@ -46,6 +46,8 @@ export async function runBridge(opts: { seat: string; stateDir?: string; config?
   const info = await findOrStartServer(stateDir, opts.config, opts.port);
   const url = new URL(info.mcp_url);
   url.searchParams.set('seat', seat.key);
+  // The seat's terminal starts where its agent runs: its worktree, or its tree.
+  url.searchParams.set('cwd', process.cwd());
   const upstream = new StreamableHTTPClientTransport(url, { requestInit: { headers: { authorization: `Bearer ${info.token}` } } });
   const local = new StdioServerTransport();
   upstream.onmessage = (m) => { void local.send(m); };

@@ -7,6 +7,8 @@ export interface SessionContext {
   sessionId: string;
   /** The seat's profile key, `<org>/<name>`. */
   profileKey: string;
+  /** The working directory the session named (`?cwd=`, the stdio bridge sends its own): the seat's tree. */
+  cwd?: string;
   log: Logger;
   /** Set once the session has ended (the client closed it): a call it left running knows the seat went. */
   ended?: boolean;

@@ -7,8 +7,10 @@ import { randomUUID, timingSafeEqual } from 'node:crypto';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { statSync } from 'node:fs';
+import { isAbsolute } from 'node:path';
 import { parseSeat, type Seat } from '../seat.js';
-import { isForgeError } from '../../shared/errors.js';
+import { ForgeError, isForgeError } from '../../shared/errors.js';
 import { log } from '../logging.js';
 import type { SessionContext } from './context.js';
 
@@ -77,16 +79,18 @@ export class McpEndpoint {
     }
     let seat: Seat;
     let profileKey: string;
+    let cwd: string | undefined;
     try {
       seat = parseSeat(url.searchParams.get('seat'));
       profileKey = this.hooks.profileFor(seat);
+      cwd = sessionCwd(url.searchParams.get('cwd'));
     } catch (e) {
       res.writeHead(isForgeError(e, 'auth') ? 403 : 400, { 'content-type': 'application/json' })
         .end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32602, message: (e as Error).message }, id: null }));
       return;
     }
     const sessionId = randomUUID();
-    const ctx: SessionContext = { seat, sessionId, profileKey, log: log.child({ seat: seat.key, session: sessionId.slice(0, 8), profile: profileKey }) };
+    const ctx: SessionContext = { seat, sessionId, profileKey, ...(cwd ? { cwd } : {}), log: log.child({ seat: seat.key, session: sessionId.slice(0, 8), profile: profileKey }) };
     const server = new McpServer({ name: 'forge', version: this.version }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
     this.hooks.registerTools(server, ctx);
     const transport = new StreamableHTTPServerTransport({
@@ -132,3 +136,13 @@ const INSTRUCTIONS = [
   'Browser tools drive your own tabs in your org profile\'s Chromium; terminal tools drive your seat\'s terminal.',
   'Never ask your person for a password, passcode or one-time code in text: hand them the page with browser_hand_off (or the terminal with terminal_hand_off).',
 ].join(' ');
+
+/** The seat's working directory a session names: an absolute path to a directory that exists. */
+function sessionCwd(cwd: string | null): string | undefined {
+  if (cwd === null || cwd === '') return undefined;
+  if (!isAbsolute(cwd)) throw new ForgeError('bad_request', `cwd must be an absolute path, not "${cwd}"`);
+  let dir = false;
+  try { dir = statSync(cwd).isDirectory(); } catch { /* reported below */ }
+  if (!dir) throw new ForgeError('bad_request', `cwd ${cwd} is not a directory on the server's machine`);
+  return cwd;
+}

@@ -11,6 +11,13 @@ import type { FromPty, ToPty } from '../../workers/pty/protocol.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 
+/**
+ * The pty worker's young generation, MB: a flood allocates a buffer per read and per frame, all
+ * short-lived; V8 would otherwise grow the nursery to its default ceiling and keep it, which shows
+ * as tens of MB of server memory that a flood never gives back. Collections stay cheap at this size.
+ */
+export const PTY_WORKER_YOUNG_GENERATION_MB = 4;
+
 type Request = Extract<ToPty, { req: number }>;
 type DistributiveOmit<T, K extends keyof T> = T extends unknown ? Omit<T, K> : never;
 type Pending = { resolve: (v: unknown) => void; reject: (e: Error) => void };
@@ -22,7 +29,9 @@ export class PtyLink {
   private stopped = false;
 
   constructor(private readonly onEvent: (m: Exclude<FromPty, { t: 'answer' }>) => void) {
-    this.worker = new Worker(join(here, '..', '..', 'workers', 'pty', 'worker.js'));
+    this.worker = new Worker(join(here, '..', '..', 'workers', 'pty', 'worker.js'), {
+      resourceLimits: { maxYoungGenerationSizeMb: PTY_WORKER_YOUNG_GENERATION_MB },
+    });
     this.worker.on('message', (m: FromPty) => {
       if (m.t === 'answer') {
         const p = this.pending.get(m.req);

@@ -39,6 +39,8 @@ export class TerminalSurface implements Surface {
   private bySeat = new Map<string, TerminalRecord>();
   private byId = new Map<number, TerminalRecord>();
   private nextId = 1;
+  /** The working directory each seat's sessions named: where its next terminal starts. */
+  private seatCwd = new Map<string, string>();
   private sweep: NodeJS.Timeout;
   private counters = { opened: 0, bytes_out: 0, repaints: 0, watchers_dropped: 0, holder_pauses: 0 };
 
@@ -50,6 +52,7 @@ export class TerminalSurface implements Surface {
   }
 
   registerTools(server: McpServer, sctx: SessionContext): void {
+    if (sctx.cwd) this.seatCwd.set(sctx.seat.key, sctx.cwd);
     registerTerminalTools(this, server, sctx);
   }
 
@@ -89,7 +92,8 @@ export class TerminalSurface implements Surface {
     if (!r) {
       const id = this.nextId++;
       const shell = this.ctx.config.terminal.shell ?? process.env.SHELL ?? '/bin/bash';
-      const cwd = process.cwd();
+      // The seat's own tree (a worker's worktree) when its session named one; else the project directory.
+      const cwd = this.seatCwd.get(seat) ?? process.cwd();
       r = new TerminalRecord(id, id, seat, shell, cwd, cols, rows);
       this.bySeat.set(seat, r);
       this.byId.set(id, r);
@@ -119,14 +123,18 @@ export class TerminalSurface implements Surface {
     this.pushRows();
   }
 
-  /** The strip's rows, to every viewer of the org. */
-  pushRows(): void {
+  /** The strip's rows, to every viewer of the org (or to `to` alone: a client that just connected). */
+  pushRows(to?: number): void {
     if (!this.hub) return;
     const rows: TermRow[] = [...this.byId.values()].map((r) => ({
       term: r.id, number: r.number, seat: r.seat, state: r.stripState(),
       handOff: r.handOff ? { reason: r.handOff.reason, hidden: r.handOff.hidden } : null, viewers: r.viewers.size,
+      held: r.holder !== null,
     }));
-    this.hub.send([...this.hub.viewers.keys()], { t: 'terminals', rows } satisfies TermServerMessage);
+    for (const v of to !== undefined ? [to] : [...this.hub.viewers.keys()]) {
+      const org = this.hub.viewers.get(v)?.org;
+      this.hub.send(v, { t: 'terminals', rows: rows.filter((r) => r.seat.startsWith(`${org}/`)) } satisfies TermServerMessage);
+    }
   }
 
   /** Gives the keyboard to `viewer` (a person) or back to the agent (null), telling whoever lost it. */

@@ -81,7 +81,7 @@ export function registerTerminalTools(s: TerminalSurface, server: McpServer, sct
   server.registerTool('terminal__run', {
     description: 'Run one command line in your terminal and return its output and exit code. Exact when the shell emits prompt marks (source "osc133"); otherwise the screen is read once output goes quiet (source "heuristic", exit_code null).',
     inputSchema: { command: z.string().min(1).max(TERMINAL_WRITE_MAX_CHARS), timeout_ms: timeout },
-    outputSchema: { output: z.string(), exit_code: z.number().nullable(), source: z.enum(['osc133', 'heuristic']), timed_out: z.boolean().optional() },
+    outputSchema: { output: z.string(), exit_code: z.number().nullable(), source: z.enum(['osc133', 'heuristic']), timed_out: z.boolean().optional(), cut: z.boolean().optional() },
   }, ({ command, timeout_ms }) => guarded(sctx, 'terminal__run', () => use(async (r) => {
     mayType(r);
     const res = await s.pty.request<RunResult>({ t: 'run', id: r.id, command, timeoutMs: timeout_ms ?? TERMINAL_CALL_TIMEOUT_DEFAULT_MS });
@@ -89,7 +89,8 @@ export function registerTerminalTools(s: TerminalSurface, server: McpServer, sct
     const head = res.timed_out
       ? `the command is still running after ${timeout_ms ?? TERMINAL_CALL_TIMEOUT_DEFAULT_MS} ms; the screen so far:`
       : res.exit_code === null ? `done (${res.source}: exit code unknown)` : `exit code ${res.exit_code}`;
-    return answerOf(`${head}\n${res.output}`, { ...res });
+    const cut = res.cut ? ' (the output was longer than the terminal keeps; this is its end)' : '';
+    return answerOf(`${head}${cut}\n${res.output}`, { ...res });
   })));
 
   server.registerTool('terminal__read', {

@@ -100,6 +100,9 @@ export function attachTerminalViewers(s: TerminalSurface, viewerHub: ViewerHub):
     s.removeViewer(r, viewer.id);
   });
 
+  // A client that connects learns the strip's terminal rows at once, not at the next change.
+  viewerHub.onOpen((viewer) => s.pushRows(viewer.id));
+
   hub.onClose((viewer) => {
     for (const id of viewerTerminals(s, viewer.id)) {
       try { s.removeViewer(s.get(id), viewer.id); } catch { /* ended meanwhile */ }

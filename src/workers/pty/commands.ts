@@ -81,7 +81,7 @@ export async function run(term: SeatTerminal, command: string, timeoutMs: number
       await term.settled();
       if (done && term.marks.lastDone) {
         const d = term.marks.lastDone;
-        return { output: d.output, exit_code: d.exit, source: 'osc133' };
+        return { output: d.output, exit_code: d.exit, source: 'osc133', ...(d.cut ? { cut: true } : {}) };
       }
     } else {
       await until(term, () => quiet(term, started), deadline);

@@ -47,13 +47,18 @@ export class PromptMarks {
     } else if (kind === 'D') {
       const code = rest.length && rest[0] !== '' ? Number(rest[0]) : null;
       let output = '';
+      let scrolledOff = false;
       const start = this.outputStart;
-      if (start && !start.marker.isDisposed && this.running) {
-        output = textBetween(buf, start.marker.line, start.col, buf.baseY + buf.cursorY, buf.cursorX);
+      if (start && this.running) {
+        // Output longer than the scrollback pushed its start out of the model: keep what is left.
+        scrolledOff = start.marker.isDisposed;
+        output = scrolledOff
+          ? textBetween(buf, 0, 0, buf.baseY + buf.cursorY, buf.cursorX)
+          : textBetween(buf, start.marker.line, start.col, buf.baseY + buf.cursorY, buf.cursorX);
       }
       start?.marker.dispose();
       this.outputStart = null;
-      const cut = output.length > COMMAND_OUTPUT_MAX_CHARS;
+      const cut = scrolledOff || output.length > COMMAND_OUTPUT_MAX_CHARS;
       if (cut) output = output.slice(-COMMAND_OUTPUT_MAX_CHARS);
       this.lastDone = { exit: code !== null && Number.isFinite(code) ? code : null, output: output.replace(/\n+$/, ''), cut };
       this.running = false;

@@ -43,6 +43,8 @@ export interface RunResult {
   source: 'osc133' | 'heuristic';
   /** The command had not finished by the deadline; `output` is what the screen shows so far. */
   timed_out?: boolean;
+  /** The output was longer than the terminal keeps: `output` is its end. */
+  cut?: boolean;
 }
 
 export interface WaitResult {

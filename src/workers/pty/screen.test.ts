@@ -43,6 +43,8 @@ function state(t: Term, modes: ModeWatch): Record<string, unknown> {
   return {
     type: b.type, cursorX: b.cursorX, cursorY: b.cursorY, modes: { ...t.modes },
     cursorVisible: modes.cursorVisible, mouseEncoding: modes.mouseEncoding, title: modes.title, cursorStyle: modes.cursorStyle,
+    cursorBlink: modes.cursorBlink, kitty: [modes.kittyBase, ...modes.kittyStack], lineDrawing: modes.lineDrawing,
+    scrollRegion: modes.scrollRegion(), charsetLevel: modes.charsetLevel(),
   };
 }
 
@@ -93,6 +95,23 @@ describe('repaint round trip', () => {
       '\x1b[H\x1b[2J\x1b[1;1Hhello world\x1b[2;1H\x1b[34m~\x1b[0m\x1b[3;1H\x1b[34m~\x1b[0m\x1b[24;1H\x1b[1m-- INSERT --\x1b[0m',
       '\x1b[1;7H\x1b[?25h',
     ], 'alternate');
+  });
+
+  it('restores the keyboard, focus, mouse, scroll-region and line-drawing modes a full-screen program set', async () => {
+    await roundTrip([
+      '$ tui\r\n',
+      // Kitty keyboard flags pushed twice and one modified; focus reporting; button-drag mouse in SGR encoding;
+      // a blinking bar cursor; margins for a scrolling pane; line drawing in G0 and G1, shifted to G1.
+      '\x1b[?1049h\x1b[>1u\x1b[>3u\x1b[=8;2u\x1b[?1004h\x1b[?1002h\x1b[?1006h\x1b[?12h\x1b[6 q',
+      '\x1b[H\x1b[2Jheader\x1b[3;20r\x1b[3;1H',
+      '\x1b(0lqqk\x1b(B pane\x1b)0\x0eqq\x0f\x0e',
+      '\x1b[20;1H\r\n\r\nscrolled inside the pane\x1b[5;7H\x1b[1;33m',
+    ], 'alternate');
+  });
+
+  it('keeps a kitty flag pop and a finished synchronized update out of the repaint, and a running one in it', async () => {
+    await roundTrip(['\x1b[>1u\x1b[>5u\x1b[<u\x1b[?2026hframe\x1b[?2026l']);
+    await roundTrip(['\x1b[?2026hhalf a frame']);
   });
 
   it('restores the hidden cursor of a program that hid it', async () => {

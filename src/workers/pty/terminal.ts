@@ -1,7 +1,9 @@
 /**
- * One seat's terminal: the PTY, its screen model, and the output path. Bytes from the PTY go
- * into the model; once the model has parsed them they leave as kind-4 frames, so a repaint
- * taken between two parses is exactly the state the next frame continues from.
+ * One seat's terminal: the PTY, its screen model, and the output path. Bytes from the PTY are
+ * gathered for a moment, then leave as one kind-4 frame for every viewer and, in the same step,
+ * go to the model as one batch: viewers never wait on the model's parse. A repaint holds the PTY
+ * and further frames until the model has parsed every byte already framed, so it is exactly the
+ * state the next frame continues from (its sequence number is the last frame's).
  */
 import xtermHeadless from '@xterm/headless';
 import serializeAddon from '@xterm/addon-serialize';
@@ -18,8 +20,17 @@ import type { ShellLaunch } from './shell.js';
 export const MODEL_BACKLOG_HIGH_BYTES = 1024 * 1024;
 /** Model backlog at which a paused PTY resumes, bytes. */
 export const MODEL_BACKLOG_LOW_BYTES = 256 * 1024;
-/** Largest output frame, bytes: bigger batches are split so one frame never stalls a phone. */
+/** Largest output frame, bytes: a batch this big leaves at once, so one frame never stalls a phone. */
 export const OUTPUT_FRAME_MAX_BYTES = 256 * 1024;
+/**
+ * Gathering window while output streams, ms, under one 60 Hz frame: a flood leaves as a few large
+ * frames (fewer messages, fewer acks, bigger model batches; 10 viewers' server CPU per MB measured
+ * ~20% lower at 16 ms than at 4 ms) instead of one per 4 KB PTY read. Output after a quiet spell
+ * or after a small frame (an echoed keystroke) leaves on the next turn of the event loop.
+ */
+export const OUTPUT_GATHER_MS = 10;
+/** A frame at least this big says output is streaming, bytes: one PTY read brings up to 4 KB. */
+export const OUTPUT_STREAMING_BYTES = 4096;
 /** Scrollback rows the model keeps: what a repaint and a command's output can reach back to. */
 export const MODEL_SCROLLBACK_ROWS = 5000;
 /** Output silence before termios is read for a password prompt, ms. */
@@ -51,6 +62,11 @@ export class SeatTerminal {
   private batch: Buffer[] = [];
   private batchBytes = 0;
   private flushQueued = false;
+  private lastFlushAt = 0;
+  private lastFlushBytes = 0;
+  /** Repaints waiting for the model: no frame leaves until they are sent (the PTY is held past one frame's worth). */
+  private repaintsWaiting = 0;
+  private disposed = false;
   private password = false;
   private echoTimer?: NodeJS.Timeout;
   private lastFacts = '';
@@ -71,10 +87,10 @@ export class SeatTerminal {
     this.pty.onExit(({ exitCode, signal }) => {
       this.exited = true;
       // Let the model finish what the shell wrote before it left.
-      this.model.write('', () => {
-        this.flush();
+      void this.settled().then(() => {
         clearTimeout(this.echoTimer);
         this.post({ t: 'exited', id: spec.id, code: exitCode, signal: signal ?? null });
+        this.disposed = true;
         this.model.dispose();
       });
     });
@@ -97,7 +113,6 @@ export class SeatTerminal {
 
   setViewers(count: number): void {
     this.viewers = count;
-    if (count === 0) { this.batch = []; this.batchBytes = 0; }
   }
 
   setHolderBehind(behind: boolean): void {
@@ -107,16 +122,36 @@ export class SeatTerminal {
 
   /** Resolves once the model has parsed every byte received so far. */
   settled(): Promise<void> {
-    return new Promise((r) => this.model.write('', r));
+    return new Promise((resolve) => {
+      const step = (): void => {
+        // A waiting repaint holds the bytes gathered meanwhile; they go after it is sent.
+        if (this.repaintsWaiting > 0) { this.model.write('', step); return; }
+        this.flush();
+        this.model.write('', resolve);
+      };
+      step();
+    });
   }
 
-  /** Answers with a keyframe for `viewer` at the point in the stream where this call lands. */
+  /**
+   * Answers with a keyframe for `viewer` at the point in the stream where this call lands: every
+   * byte received so far is framed, further frames are held (and the PTY, past one frame's worth),
+   * and once the model has parsed all of it the screen is serialized and sent, carrying the last
+   * frame's sequence number.
+   */
   repaint(viewer: number): void {
+    this.flush();
+    this.repaintsWaiting++;
+    this.updateFlow();
     this.model.write('', () => {
-      this.flush();
-      const bytes = Buffer.from(repaint(this.serializer, this.modes), 'utf8');
-      const frame = this.frame(bytes, FRAME_FLAG_KEYFRAME, this.seq);
-      this.post({ t: 'repaint', id: this.spec.id, viewer, cols: this.model.cols, rows: this.model.rows, frame }, [frame.buffer as ArrayBuffer]);
+      if (!this.exited) {
+        const bytes = Buffer.from(repaint(this.serializer, this.modes), 'utf8');
+        const frame = this.frame(bytes, FRAME_FLAG_KEYFRAME, this.seq);
+        this.post({ t: 'repaint', id: this.spec.id, viewer, cols: this.model.cols, rows: this.model.rows, frame }, [frame.buffer as ArrayBuffer]);
+      }
+      this.repaintsWaiting--;
+      this.updateFlow();
+      if (this.repaintsWaiting === 0 && this.batchBytes) this.scheduleFlush();
     });
   }
 
@@ -163,18 +198,9 @@ export class SeatTerminal {
 
   private onPtyData(d: Buffer): void {
     this.lastOutputAt = Date.now();
-    this.backlog += d.length;
-    this.model.write(d, () => {
-      this.backlog -= d.length;
-      if (this.viewers > 0) {
-        this.batch.push(d);
-        this.batchBytes += d.length;
-        if (this.batchBytes >= OUTPUT_FRAME_MAX_BYTES) this.flush();
-        else if (!this.flushQueued) { this.flushQueued = true; setImmediate(() => this.flush()); }
-      }
-      this.updateFlow();
-    });
-    this.updateFlow();
+    this.batch.push(d);
+    this.batchBytes += d.length;
+    if (this.batchBytes >= OUTPUT_FRAME_MAX_BYTES) { this.flush(); this.updateFlow(); } else this.scheduleFlush();
     // One timer per quiet spell, not one per chunk: a flood re-arms it only when it fires.
     this.echoTimer ??= setTimeout(() => this.echoDue(), ECHO_CHECK_AFTER_MS);
   }
@@ -189,14 +215,41 @@ export class SeatTerminal {
     void this.checkEcho();
   }
 
-  private flush(): void {
+  private scheduleFlush(): void {
+    if (this.flushQueued) return;
+    this.flushQueued = true;
+    const wait = this.lastFlushBytes >= OUTPUT_STREAMING_BYTES ? this.lastFlushAt + OUTPUT_GATHER_MS - performance.now() : 0;
+    if (wait <= 0) setImmediate(() => this.flushDue());
+    else setTimeout(() => this.flushDue(), wait);
+  }
+
+  private flushDue(): void {
     this.flushQueued = false;
-    if (this.batchBytes === 0) return;
-    const bytes = this.batch.length === 1 ? this.batch[0] : Buffer.concat(this.batch, this.batchBytes);
+    this.flush();
+  }
+
+  /**
+   * Sends the gathered bytes as one frame to the viewers and one batch to the model, so the model
+   * holds exactly the framed bytes. Held while a repaint waits: its frame goes first.
+   */
+  private flush(): void {
+    if (this.batchBytes === 0 || this.repaintsWaiting > 0 || this.disposed) return;
+    const n = this.batchBytes;
+    const bytes = this.batch.length === 1 ? this.batch[0] : Buffer.concat(this.batch, n);
     this.batch = [];
     this.batchBytes = 0;
-    const frame = this.frame(bytes, 0, ++this.seq);
-    this.post({ t: 'output', id: this.spec.id, frame }, [frame.buffer as ArrayBuffer]);
+    this.lastFlushAt = performance.now();
+    this.lastFlushBytes = n;
+    if (this.viewers > 0) {
+      const frame = this.frame(bytes, 0, ++this.seq);
+      this.post({ t: 'output', id: this.spec.id, frame }, [frame.buffer as ArrayBuffer]);
+    }
+    this.backlog += n;
+    this.model.write(bytes, () => {
+      this.backlog -= n;
+      this.updateFlow();
+    });
+    this.updateFlow();
   }
 
   private frame(bytes: Uint8Array, flags: number, seq: number): Uint8Array {
@@ -211,7 +264,8 @@ export class SeatTerminal {
   private updateFlow(): void {
     if (this.backlog > MODEL_BACKLOG_HIGH_BYTES) this.modelBehind = true;
     else if (this.backlog < MODEL_BACKLOG_LOW_BYTES) this.modelBehind = false;
-    const pause = this.modelBehind || this.holderBehind;
+    // A waiting repaint holds frames, not the shell, until a whole frame's worth is held.
+    const pause = this.modelBehind || this.holderBehind || (this.repaintsWaiting > 0 && this.batchBytes >= OUTPUT_FRAME_MAX_BYTES);
     if (pause === this.paused || this.exited) return;
     this.paused = pause;
     if (pause) this.pty.pause(); else this.pty.resume();

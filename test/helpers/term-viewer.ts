@@ -1,66 +1,8 @@
-/**
- * A real forge server for terminal tests: spawned from the built dist with its own state dir,
- * plus a real MCP client over Streamable HTTP and real viewer sockets. Stop it in afterAll.
- */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, existsSync, writeFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+/** A terminal viewer over a real socket: control messages decoded, kind-4 frames kept, output acked like the web client. */
 import WebSocket from 'ws';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { decodeControl, encodeControl, FRAME_KIND_TERMINAL } from '../../src/shared/protocol.js';
 import { readTermHeader } from '../../src/shared/terminal.js';
-
-export interface ServerInfo { pid: number; port: number; viewer_url: string; mcp_url: string; token: string }
-
-export interface RunningServer {
-  info: ServerInfo;
-  dir: string;
-  proc: ChildProcess;
-  stop(): Promise<void>;
-}
-
-export async function startServer(toml?: string): Promise<RunningServer> {
-  const dir = mkdtempSync(join(tmpdir(), 'forge-term-test-'));
-  const args = ['dist/src/main/cli.js', 'serve', '--state', dir, '--port', '0'];
-  if (toml) {
-    writeFileSync(join(dir, 'forge.toml'), toml);
-    args.push('--config', join(dir, 'forge.toml'));
-  }
-  const proc = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, FORGE_LOG_LEVEL: 'warn' } });
-  let stderr = '';
-  proc.stderr!.on('data', (d) => { stderr += String(d); });
-  const file = join(dir, 'server.json');
-  const deadline = Date.now() + 20_000;
-  while (!existsSync(file)) {
-    if (proc.exitCode !== null || Date.now() > deadline) {
-      proc.kill('SIGTERM'); // a server that did not come up in time must not outlive the test
-      throw new Error(`forge did not start: ${stderr}`);
-    }
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  const info = JSON.parse(readFileSync(file, 'utf8')) as ServerInfo;
-  return {
-    info, dir, proc,
-    async stop() {
-      if (proc.exitCode === null) {
-        proc.kill('SIGTERM');
-        await new Promise((r) => proc.once('exit', r));
-      }
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
-}
-
-export async function mcpClient(info: ServerInfo, seat = 'default/proj/lead'): Promise<Client> {
-  const client = new Client({ name: 'forge-test', version: '0.0.0' });
-  const transport = new StreamableHTTPClientTransport(new URL(`${info.mcp_url}?seat=${seat}`), {
-    requestInit: { headers: { Authorization: `Bearer ${info.token}` } },
-  });
-  await client.connect(transport);
-  return client;
-}
+import type { ServerInfo } from '../../src/main/state.js';
 
 export interface TermFrame { id: number; seq: number; flags: number; bytes: Uint8Array }
 

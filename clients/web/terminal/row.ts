@@ -1,0 +1,88 @@
+/**
+ * The strip's terminal row: this seat's terminal, drawn while it has one (and as "off" once it
+ * ended), in the words of its state: running, waiting for you, another client has the keyboard,
+ * exited, off. Raising it opens the terminal surface under the takeover's bar; the xterm.js chunk
+ * is fetched on that first raise only.
+ */
+import { TERM_STATE, type TermRow } from '../../../src/shared/terminal.js';
+import { fill, h } from '../dom.js';
+import type { SurfaceConn } from '../shell.js';
+import type { Takeover, TakeoverSurface } from '../takeover.js';
+import { raiseTerminal, type TerminalSurfaceHandle } from './door.js';
+
+/** The row's words for a terminal's state as the server pushed it. */
+export function rowWords(row: TermRow | null, holdingHere: boolean): string {
+  if (!row) return 'off';
+  if (row.state === 'idle' && row.held) return holdingHere ? TERM_STATE.youHaveControl : TERM_STATE.otherHasKeyboard;
+  if (row.state === 'a command is running') return row.held && !holdingHere ? TERM_STATE.otherHasKeyboard : 'running';
+  return row.state;
+}
+
+export interface TerminalRowParts {
+  conn: SurfaceConn;
+  slot: HTMLElement;
+  takeover: Takeover;
+  /** The seat this page speaks for; without one, the first terminal the org reports. */
+  seat: string | null;
+  /** A refusal or failure said on the strip. */
+  say(sentence: string): void;
+}
+
+export function mountTerminalRow(p: TerminalRowParts): void {
+  let row: TermRow | null = null;
+  /** This seat has had a terminal while the page was open: once it ends the row stays, as off. */
+  let seen = false;
+  let holdingHere = false;
+  let handle: TerminalSurfaceHandle | null = null;
+  let surface: TakeoverSurface | null = null;
+
+  const render = (): void => {
+    if (!row && !seen) { fill(p.slot); return; }
+    const words = rowWords(row, holdingHere);
+    const seat = row?.seat ?? p.seat ?? '';
+    fill(p.slot, h('button', {
+      class: 'strip-row', type: 'button', id: 'terminal-row', 'data-state': words,
+      title: row ? `terminal ${row.number} of ${seat}` : `no terminal runs for ${seat}; raising it starts one`,
+      onclick: () => { void raise(); },
+    },
+    h('span', { class: 'row-name' }, row ? `terminal ${row.number}` : 'terminal'),
+    h('span', { class: 'row-state' }, words)));
+  };
+
+  const raise = async (): Promise<void> => {
+    const seat = row?.seat ?? p.seat;
+    if (!seat) return;
+    if (surface && p.takeover.shown === surface) return;
+    const actions = h('div', { class: 'term-actions' });
+    const body = h('div', { class: 'term-stage' });
+    const mine: TakeoverSurface = {
+      kind: 'terminal', nav: h('div'), actions, body,
+      takeKeys: () => { handle?.term.focus(); return handle !== null; },
+      lowered: () => { handle?.close(); handle = null; surface = null; holdingHere = false; render(); },
+    };
+    surface = mine;
+    p.takeover.raise(mine, row ? `terminal ${row.number}` : 'terminal');
+    const opened = await raiseTerminal(body, p.conn, {
+      seat,
+      bar: { actions, setTitle: (t) => { if (p.takeover.shown === mine) p.takeover.setTitle(t); } },
+      onFail: (m) => { p.say(m); },
+    });
+    if (p.takeover.shown !== mine) { opened?.close(); return; }
+    if (!opened) { p.takeover.lower(); return; }
+    handle = opened;
+    p.takeover.keysToPage();
+  };
+
+  p.conn.onMessage((m) => {
+    if (m.t === 'terminals') {
+      const rows = m.rows as TermRow[];
+      const next = (p.seat ? rows.find((r) => r.seat === p.seat) : rows[0]) ?? null;
+      if (next) seen = true;
+      row = next;
+      render();
+    } else if (m.t === 'term_state' && row && m.term === row.term) {
+      holdingHere = m.role === 'holder';
+      render();
+    }
+  });
+}
