@@ -6,10 +6,20 @@
  */
 import { F_BASE_SEQ, F_H, F_W, FrameRing, type Band } from '../../shared/ring.js';
 import { FRAME_FLAG_KEYFRAME, FRAME_FLAG_PATCH } from '../../shared/protocol.js';
-import { bandShare } from '../cdp/bands.js';
+import { bandShare, joinBands } from '../cdp/bands.js';
 import type { CaptureFrame } from '../cdp/protocol.js';
 import type { EncodeTask } from './webp.js';
 import { KEYFRAME_SHARE } from './protocol.js';
+
+/**
+ * How long a tab's picture must stand still after a patch before the area patched since its
+ * last whole picture is encoded afresh, ms. Lossy patches leave a faint residue around what
+ * moved; a still picture is the moment to clear it, once, for the price of that area.
+ */
+export const REFRESH_AFTER_STILL_MS = 300;
+
+/** Separate areas a refresh keeps before it takes their bounding box instead: each is its own encode. */
+const REFRESH_MAX_RECTS = 16;
 
 export type EncodeFn = (task: EncodeTask) => Promise<Uint8Array>;
 
@@ -29,7 +39,11 @@ export interface EncodeJob {
 }
 
 interface TabQueue {
-  pending?: { slot: number; seq: number; latestOnly: boolean };
+  /** `refresh`: the latest frame again, as a patch on itself over `touched`. */
+  pending?: { slot: number; seq: number; latestOnly: boolean; refresh?: boolean };
+  /** What patches changed since the tab's last whole picture or refresh. */
+  touched: Band[];
+  refreshTimer?: NodeJS.Timeout;
   latest?: { slot: number; seq: number };
   wantKeyframe: boolean;
   inflight: EncodeJob[];
@@ -52,12 +66,13 @@ export class EncodeQueue {
 
   private tab(tab: number): TabQueue {
     let q = this.tabs.get(tab);
-    if (!q) { q = { wantKeyframe: false, inflight: [], waitingSince: 0 }; this.tabs.set(tab, q); }
+    if (!q) { q = { wantKeyframe: false, inflight: [], waitingSince: 0, touched: [] }; this.tabs.set(tab, q); }
     return q;
   }
 
   frame(f: CaptureFrame): void {
     const q = this.tab(f.tab);
+    clearTimeout(q.refreshTimer);
     if (q.pending) this.stats.dropped++;
     else q.waitingSince = performance.now();
     q.pending = { slot: f.slot, seq: f.seq, latestOnly: false };
@@ -78,6 +93,7 @@ export class EncodeQueue {
 
   unviewed(tab: number): void {
     const q = this.tabs.get(tab);
+    if (q) clearTimeout(q.refreshTimer);
     if (q && q.inflight.length === 0) this.tabs.delete(tab);
     else if (q) q.pending = undefined;
   }
@@ -95,16 +111,19 @@ export class EncodeQueue {
   }
 
   private start(tab: number, q: TabQueue): void {
-    const { slot, seq, latestOnly } = q.pending!;
+    const { slot, seq, latestOnly, refresh } = q.pending!;
     q.pending = undefined;
-    // A frame already taken can still be encoded again as a keyframe; a new one must be untaken.
+    // A frame already taken can still be encoded again (a keyframe, a refresh); a new one must be untaken.
     if (!this.ring.pin(slot, seq, latestOnly)) { this.stats.dropped++; return; }
     const w = this.ring.get(slot, F_W);
     const h = this.ring.get(slot, F_H);
-    const baseSeq = this.ring.get(slot, F_BASE_SEQ);
-    const bands = this.ring.bands(slot);
-    const keyframe = latestOnly || q.wantKeyframe || baseSeq === 0 || bandShare(bands, w, h) > KEYFRAME_SHARE;
+    // A refresh is a patch of the frame on itself: only viewers holding this very frame take it.
+    const baseSeq = refresh ? seq : this.ring.get(slot, F_BASE_SEQ);
+    const bands = refresh ? q.touched : this.ring.bands(slot);
+    const keyframe = q.wantKeyframe || (!refresh && (latestOnly || baseSeq === 0 || bandShare(bands, w, h) > KEYFRAME_SHARE));
     if (keyframe) q.wantKeyframe = false;
+    q.touched = keyframe || refresh ? [] : joinBands(q.touched, bands);
+    if (q.touched.length > REFRESH_MAX_RECTS) q.touched = [boundingBox(q.touched)];
     const job: EncodeJob = {
       tab, seq, w, h,
       baseSeq: keyframe ? 0 : baseSeq,
@@ -120,7 +139,21 @@ export class EncodeQueue {
       job.done = true;
       this.flush(tab, q);
       this.pump();
+      if (q.touched.length > 0 && !q.pending) this.refreshWhenStill(tab, q);
     });
+  }
+
+  /** Arms the refresh: if no newer frame comes within REFRESH_AFTER_STILL_MS, the area patches touched is encoded afresh. */
+  private refreshWhenStill(tab: number, q: TabQueue): void {
+    clearTimeout(q.refreshTimer);
+    q.refreshTimer = setTimeout(() => {
+      q.refreshTimer = undefined;
+      if (this.tabs.get(tab) !== q || q.pending || q.inflight.length > 0 || !q.latest || q.touched.length === 0) return;
+      q.pending = { ...q.latest, latestOnly: true, refresh: true };
+      q.waitingSince = performance.now();
+      this.pump();
+    }, REFRESH_AFTER_STILL_MS);
+    q.refreshTimer.unref?.();
   }
 
   private async run(job: EncodeJob, slot: number): Promise<void> {
@@ -146,4 +179,12 @@ export class EncodeQueue {
     }
     if (!q.pending && q.inflight.length === 0 && !q.latest) this.tabs.delete(tab);
   }
+}
+
+function boundingBox(rects: Band[]): Band {
+  const x0 = Math.min(...rects.map((r) => r.x));
+  const y0 = Math.min(...rects.map((r) => r.y));
+  const x1 = Math.max(...rects.map((r) => r.x + r.w));
+  const y1 = Math.max(...rects.map((r) => r.y + r.h));
+  return { x: x0, y: y0, w: x1 - x0, h: y1 - y0 };
 }
