@@ -74,9 +74,11 @@ describe('a download through the client', () => {
     expect(said).toContain('a download on tab 1 was refused: huge.bin is 33.0 MiB, past the 32 MiB a client is handed');
   });
 
-  it('a fifth kept download drops the oldest, and the tray says one was lost', async () => {
-    const href = await tray().locator('.tray-entry', { hasText: 'report.csv' }).getByRole('link', { name: 'Save' }).getAttribute('href');
-    for (let i = 1; i <= 4; i++) await a.call('browser_click', { ref: `css=#file${i}` });
+  it('past the backlog the oldest go; one already saved is no loss, and the tray says one was lost', async () => {
+    // report.csv was saved above: dropping it loses nothing. file1.txt was never saved.
+    for (let i = 1; i <= 5; i++) await a.call('browser_click', { ref: `css=#file${i}` });
+    await tray().locator('.tray-entry', { hasText: 'file1.txt' }).waitFor();
+    const href = await tray().locator('.tray-entry', { hasText: 'file1.txt' }).getByRole('link', { name: 'Save' }).getAttribute('href');
     const lost = tray().locator('.tray-entry', { hasText: 'A download was lost' });
     await lost.waitFor();
     expect(await lost.textContent()).toContain('One finished download was dropped: profile default/default\'s backlog holds at most 4 at a time.');
@@ -86,18 +88,19 @@ describe('a download through the client', () => {
     const top = (await tray().boundingBox())!;
     expect(top.y).toBeGreaterThanOrEqual(bar.y + bar.height);
     // The dropped one leaves the tray, and its link no longer serves it.
-    await expect.poll(() => tray().locator('.tray-entry', { hasText: 'report.csv' }).count()).toBe(0);
+    await expect.poll(() => tray().locator('.tray-entry', { hasText: 'file1.txt' }).count()).toBe(0);
     expect((await fetch(`http://127.0.0.1:${forge.info.port}${href!}`)).status).toBe(410);
     const r = await a.call('browser_snapshot');
-    expect(r.text).toContain('1 finished download was dropped from profile default/default\'s backlog, which holds at most 4 (report.csv)');
+    expect(r.text).toContain('1 finished download was dropped from profile default/default\'s backlog, which holds at most 4 (file1.txt)');
+    expect(await tray().locator('.tray-entry', { hasText: 'downloads were lost' }).count()).toBe(0);
   });
 
   it('a Save whose file is no longer kept says so on its entry', async () => {
     const dir = join(forge.stateDir, 'profiles', 'default', 'default-downloads');
-    for (const f of readdirSync(dir).filter((n) => n.endsWith('-file1.txt'))) rmSync(join(dir, f));
-    const entry = tray().locator('.tray-entry', { hasText: 'file1.txt' });
+    for (const f of readdirSync(dir).filter((n) => n.endsWith('-file2.txt'))) rmSync(join(dir, f));
+    const entry = tray().locator('.tray-entry', { hasText: 'file2.txt' });
     await entry.getByRole('link', { name: 'Save' }).click();
-    await expect.poll(() => entry.locator('.tray-words').textContent()).toBe('file1.txt could not be saved: file1.txt is no longer kept on the server.');
+    await expect.poll(() => entry.locator('.tray-words').textContent()).toBe('file2.txt could not be saved: file2.txt is no longer kept on the server.');
     expect(await entry.getAttribute('data-tone')).toBe('refusal');
   });
 });

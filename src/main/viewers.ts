@@ -26,6 +26,7 @@ export class ViewerHub {
   private handlers = new Map<string, MessageHandler>();
   private openListeners: Array<(v: ViewerInfo) => void> = [];
   private closeListeners: Array<(v: ViewerInfo) => void> = [];
+  private fetchedListeners: Array<(path: string) => void> = [];
 
   constructor(private readonly relay: Worker) {}
 
@@ -37,6 +38,8 @@ export class ViewerHub {
 
   onOpen(cb: (v: ViewerInfo) => void): void { this.openListeners.push(cb); }
   onClose(cb: (v: ViewerInfo) => void): void { this.closeListeners.push(cb); }
+  /** A client fetched a saved download whole (its path on disk). */
+  onDownloadFetched(cb: (path: string) => void): void { this.fetchedListeners.push(cb); }
 
   send(viewer: number | number[], msg: ServerMessage): void {
     const viewers = Array.isArray(viewer) ? viewer : [viewer];
@@ -70,6 +73,9 @@ export class ViewerHub {
         for (const cb of this.closeListeners) safe(() => cb(v));
         break;
       }
+      case 'download_fetched':
+        for (const cb of this.fetchedListeners) safe(() => cb(m.path));
+        break;
       case 'message': {
         const v = this.viewers.get(m.viewer);
         if (!v) return;

@@ -25,7 +25,7 @@ export interface DownloadDoors {
   linkSecret: string;
 }
 
-interface Kept { id: string; profile: ProfileBrowser; tab: Tab; name: string; size: number; path: string; offeredTo?: number }
+interface Kept { id: string; profile: ProfileBrowser; tab: Tab; name: string; size: number; path: string; offeredTo?: number; fetched?: boolean }
 
 const MIB = 1024 * 1024;
 
@@ -36,7 +36,14 @@ export class Downloads {
   /** Drops not yet announced, by profile: a burst is one notice. */
   private losses = new Map<string, { profile: ProfileBrowser; kept: Kept[]; timer: NodeJS.Timeout }>();
 
-  constructor(private readonly hub: ViewerHub, private readonly doors: DownloadDoors) {}
+  constructor(private readonly hub: ViewerHub, private readonly doors: DownloadDoors) {
+    hub.onDownloadFetched((path) => this.fetched(path));
+  }
+
+  /** The person's client fetched a kept download: dropping it from the backlog later loses nothing. */
+  private fetched(path: string): void {
+    for (const list of this.backlogs.values()) for (const k of list) if (k.path === path) k.fetched = true;
+  }
 
   /** A download started on `tab`: once it finishes it is saved, offered, or refused in words. */
   async started(p: ProfileBrowser, tab: Tab, download: Download): Promise<void> {
@@ -103,9 +110,10 @@ export class Downloads {
     tellSeat(p, tab.owner, event);
   }
 
-  /** The backlog is full: the oldest goes, its file with it, and the loss is announced. */
+  /** The backlog is full: the oldest goes, its file with it, and - unless the person already fetched it - the loss is announced. */
   private drop(k: Kept): void {
     void rm(k.path, { force: true }).catch(() => undefined);
+    if (k.fetched) { log.info({ profile: k.profile.key, download: k.id }, 'fetched download left the backlog'); return; }
     const key = k.profile.key;
     const loss = this.losses.get(key);
     if (loss) { loss.kept.push(k); return; }

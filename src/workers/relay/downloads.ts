@@ -14,7 +14,8 @@ function disposition(name: string): string {
   return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
 }
 
-export function serveDownload(res: HttpResponse, req: HttpRequest, secret: string): void {
+/** `fetched` runs once a client was handed the whole file. */
+export function serveDownload(res: HttpResponse, req: HttpRequest, secret: string, fetched: (path: string) => void): void {
   const claims = verifyDownload(secret, req.getQuery('k') ?? '');
   let aborted = false;
   res.onAborted(() => { aborted = true; });
@@ -36,6 +37,7 @@ export function serveDownload(res: HttpResponse, req: HttpRequest, secret: strin
           .writeHeader('cache-control', 'no-store')
           .end(body);
       });
+      fetched(claims.path);
     } catch {
       answer('410 Gone', `${claims.name} is no longer kept on the server`);
     }

@@ -49,4 +49,6 @@ export type FromRelay =
   | { t: 'message'; viewer: number; msg: ClientMessage }
   | { t: 'close'; viewer: number }
   | { t: 'fanout_stats'; counters: FanoutCounters; cpuMs: number }
+  /** A client fetched the saved download at `path` whole: it is the person's now, so dropping it later loses nothing. */
+  | { t: 'download_fetched'; path: string }
   | { t: 'stopped' };

@@ -139,7 +139,7 @@ app.ws<Viewer>('/ws', {
 
 app.any('/mcp', (res, req) => proxyToMcp(res, req, data.mcpPort));
 
-app.get('/download', (res, req) => serveDownload(res, req, data.linkSecret));
+app.get('/download', (res, req) => serveDownload(res, req, data.linkSecret, (path) => post({ t: 'download_fetched', path })));
 
 app.get('/metrics', (res) => {
   const lines = [
