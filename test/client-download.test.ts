@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { startForge, connectAgent, type RunningServer, type Agent } from './helpers/server.js';
 import { downloadBytes, serveFilePages, type FilePages } from './helpers/file-pages.js';
-import { launchClientBrowser, openClient, type ClientPage } from './helpers/client-page.js';
+import { DESKTOP, launchClientBrowser, showFirstTab, takeControl, type ClientPage } from './helpers/client-page.js';
 
 let forge: RunningServer;
 let pages: FilePages;
@@ -39,11 +39,9 @@ afterAll(async () => {
 
 describe('a download through the client', () => {
   it('the controller\'s tray offers it, and Save downloads the page\'s own bytes', async () => {
-    c = await openClient(browser, forge.info.viewer_url);
-    await c.page.locator('#browser-row').click();
-    await c.page.locator('#browser-panel .tab-row', { hasText: 'Downloads' }).getByRole('button', { name: 'show' }).click();
-    await c.page.getByRole('button', { name: 'take control' }).click();
-    await expect.poll(() => c.page.locator('.bar-role').textContent()).toBe('you control the page');
+    c = await showFirstTab(browser, forge.info.viewer_url, DESKTOP, 'Downloads');
+    await takeControl(c);
+    expect(await c.page.locator('.bar-role').textContent()).toBe('you control the page');
     said += (await a.call('browser_click', { ref: 'css=#small' })).text;
     const entry = tray().locator('.tray-entry', { hasText: 'report.csv' });
     await entry.waitFor();

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { startForge, connectAgent, type RunningServer, type Agent } from './helpers/server.js';
 import { serveFilePages, type FilePages } from './helpers/file-pages.js';
-import { launchClientBrowser, openClient, picturePoint, PHONE_393, type ClientPage } from './helpers/client-page.js';
+import { DESKTOP, launchClientBrowser, picturePoint, showFirstTab, takeControl, PHONE_393, type ClientPage } from './helpers/client-page.js';
 
 let forge: RunningServer;
 let pages: FilePages;
@@ -51,11 +51,9 @@ afterAll(async () => {
 
 describe('a file upload through the client', () => {
   it('the controller\'s click on the page\'s file input brings up the prompt, with 44 px targets', async () => {
-    c = await openClient(browser, forge.info.viewer_url);
-    await c.page.locator('#browser-row').click();
-    await c.page.locator('#browser-panel .tab-row', { hasText: 'Upload' }).getByRole('button', { name: 'show' }).click();
-    await c.page.getByRole('button', { name: 'take control' }).click();
-    await expect.poll(() => c.page.locator('.bar-role').textContent()).toBe('you control the page');
+    c = await showFirstTab(browser, forge.info.viewer_url, DESKTOP, 'Upload');
+    await takeControl(c);
+    expect(await c.page.locator('.bar-role').textContent()).toBe('you control the page');
     await expect.poll(async () => Number(await c.page.locator('.surface-canvas').getAttribute('data-frames-drawn') ?? 0), { timeout: 20_000 }).toBeGreaterThan(0);
     await c.page.waitForTimeout(500);
     await pageAsks();
@@ -129,12 +127,10 @@ describe('a file upload through the client', () => {
 
   it('at a phone\'s width the prompt fits on screen with 44 px targets', async () => {
     await a.call('browser_tabs', { action: 'close' });
-    const phone = await openClient(browser, forge.info.viewer_url, PHONE_393);
+    const phone = await showFirstTab(browser, forge.info.viewer_url, PHONE_393, 'Upload');
     try {
-      await phone.page.locator('#browser-row').click();
-      await phone.page.locator('#browser-panel .tab-row', { hasText: 'Upload' }).getByRole('button', { name: 'show' }).click();
-      await phone.page.getByRole('button', { name: 'take control' }).click();
-      await expect.poll(() => phone.page.locator('.bar-role').textContent()).toBe('you control the page');
+      await takeControl(phone);
+      expect(await phone.page.locator('.bar-role').textContent()).toBe('you control the page');
       await a.call('browser_click', { ref: 'css=#f' });
       const p = phone.page.locator('.chooser-prompt');
       await p.waitFor({ state: 'visible' });

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { startForge, connectAgent, type RunningServer, type Agent } from './helpers/server.js';
 import { servePages, type PageServer } from './helpers/pages.js';
-import { DESKTOP, PHONE_393, PHONE_430, TABLET, launchClientBrowser, picturePoint, showFirstTab as showTab, takeControl, type ClientPage, type ClientSize } from './helpers/client-page.js';
+import { DESKTOP, PHONE_393, PHONE_430, TABLET, launchClientBrowser, picturePoint, pictureFitsBox, showFirstTab as showTab, takeControl, type ClientPage, type ClientSize } from './helpers/client-page.js';
 
 let forge: RunningServer;
 let pages: PageServer;
@@ -94,13 +94,8 @@ describe('a phone beside a desktop', () => {
   });
 
   it('taking control on the phone lays the page out at the phone\'s shape, so the bars fall away', async () => {
-    await phone.page.getByRole('button', { name: 'take control' }).click();
-    const canvas = phone.page.locator('.surface-canvas');
-    const box = (await canvas.boundingBox())!;
-    await expect.poll(async () => {
-      const [w, h] = (await canvas.getAttribute('data-frame'))!.split('x').map(Number);
-      return Math.abs(w! / h! - box.width / box.height) < 0.02;
-    }, { timeout: 15_000 }).toBe(true);
+    await takeControl(phone);
+    expect(await pictureFitsBox(phone.page)).toBe(true);
     await expect.poll(() => desk.page.locator('.bar-control').textContent()).toBe('take control');
     await phone.shot('phone-393-controller');
     // Give the role back to the desktop for what follows.
@@ -111,14 +106,8 @@ describe('a phone beside a desktop', () => {
 describe('a finger on the picture', () => {
   it('a tap presses the page\'s button, and a one-finger swipe scrolls the page', async () => {
     const tablet = await showFirstTab(TABLET);
-    await tablet.page.getByRole('button', { name: 'take control' }).click();
-    const canvas = tablet.page.locator('.surface-canvas');
-    const box = (await canvas.boundingBox())!;
     // Laid out at the tablet's shape once it holds the role.
-    await expect.poll(async () => {
-      const [w, h] = (await canvas.getAttribute('data-frame'))!.split('x').map(Number);
-      return Math.abs(w! / h! - box.width / box.height) < 0.02;
-    }, { timeout: 15_000 }).toBe(true);
+    await takeControl(tablet);
     await expect.poll(() => desk.page.locator('.bar-control').textContent()).toBe('take control');
     const p = await picturePoint(tablet.page, 0.5, 0.1);
     await tablet.page.touchscreen.tap(p.x, p.y);

@@ -51,14 +51,25 @@ export async function picturePoint(page: Page, fx: number, fy: number): Promise<
   }, [fx, fy] as const);
 }
 
-/** Opens the client at `size` and shows the profile's first tab from the strip, live. */
-export async function showFirstTab(browser: Browser, viewerUrl: string, size: ClientSize): Promise<ClientPage> {
+/** Opens the client at `size` and shows a tab from the strip's panel (the first, or the one whose row has `title`), live. */
+export async function showFirstTab(browser: Browser, viewerUrl: string, size: ClientSize = DESKTOP, title?: string): Promise<ClientPage> {
   const c = await openClient(browser, viewerUrl, size);
   await c.page.locator('#browser-row').click();
-  await c.page.getByRole('button', { name: 'show' }).first().click();
+  const rows = c.page.locator('#browser-panel .tab-row', title ? { hasText: title } : {});
+  await rows.first().getByRole('button', { name: 'show' }).click();
   await c.page.getByRole('dialog').waitFor();
   await c.page.locator('.surface[data-phase="live"]').waitFor({ timeout: 20_000 });
   return c;
+}
+
+/** Whether the drawn picture has the canvas box's shape: the page is laid out at this surface, with no bars around it. */
+export async function pictureFitsBox(page: Page): Promise<boolean> {
+  return page.evaluate(() => {
+    const canvas = document.querySelector<HTMLCanvasElement>('.surface-canvas');
+    const [w, h] = (canvas?.dataset.frame ?? '0x0').split('x').map(Number);
+    const r = canvas?.getBoundingClientRect();
+    return !!r && w! > 0 && h! > 0 && Math.abs(w! / h! - r.width / r.height) < 0.02;
+  });
 }
 
 /**
@@ -68,10 +79,9 @@ export async function showFirstTab(browser: Browser, viewerUrl: string, size: Cl
 export async function takeControl(c: ClientPage): Promise<void> {
   await c.page.getByRole('button', { name: 'take control' }).click();
   await c.page.locator('.bar-control[aria-pressed="true"]').waitFor({ timeout: 15_000 });
-  await c.page.waitForFunction(() => {
-    const canvas = document.querySelector<HTMLCanvasElement>('.surface-canvas');
-    const [w, h] = (canvas?.dataset.frame ?? '0x0').split('x').map(Number);
-    const r = canvas?.getBoundingClientRect();
-    return !!r && w! > 0 && h! > 0 && Math.abs(w! / h! - r.width / r.height) < 0.02;
-  }, undefined, { timeout: 20_000 });
+  const end = Date.now() + 20_000;
+  while (!(await pictureFitsBox(c.page))) {
+    if (Date.now() > end) throw new Error('the controller\'s page was never laid out at its surface\'s shape');
+    await c.page.waitForTimeout(100);
+  }
 }
