@@ -22,8 +22,6 @@ export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeou
 
 export class FrameRig {
   relayPort = 0;
-  /** Viewer ids in the order their sockets opened. */
-  readonly opened: number[] = [];
   private constructor(
     readonly host: BrowserHost,
     readonly pipeline: FramePipeline,
@@ -32,6 +30,8 @@ export class FrameRig {
     private readonly pages: Server,
     readonly pagesBase: string,
     private readonly profileDir: string,
+    /** Viewer ids in the order their sockets opened. */
+    readonly opened: number[],
   ) {}
 
   /** Starts it all; `extraPages` serves more pages by path (`/noise.html` → its HTML). */
@@ -50,14 +50,17 @@ export class FrameRig {
     const relay = new Worker(join(process.cwd(), 'dist/src/workers/relay/worker.js'), {
       workerData: { host: '127.0.0.1', port: 0, token: RIG_TOKEN, org: 'test', webDir: join(process.cwd(), 'dist/web'), mcpPort: 1 },
     });
-    const cdp = await CdpConnection.connect(host.wsEndpoint);
-    const rig = new FrameRig(host, pipeline, relay, cdp, pages, pagesBase, profileDir);
-    rig.relayPort = await new Promise<number>((resolve) => {
+    // Listened to at once: a worker's message with no listener yet is lost, and 'listening' may come before the CDP connection is up.
+    const opened: number[] = [];
+    const listening = new Promise<number>((resolve) => {
       relay.on('message', (m: FromRelay) => {
         if (m.t === 'listening') resolve(m.port);
-        if (m.t === 'open') rig.opened.push(m.viewer);
+        if (m.t === 'open') opened.push(m.viewer);
       });
     });
+    const cdp = await CdpConnection.connect(host.wsEndpoint);
+    const rig = new FrameRig(host, pipeline, relay, cdp, pages, pagesBase, profileDir, opened);
+    rig.relayPort = await listening;
     const src = pipeline.relaySource();
     relay.postMessage({ t: 'frame_source', source: 1, ...src } satisfies ToRelay, [src.port]);
     return rig;
