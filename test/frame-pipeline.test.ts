@@ -109,10 +109,11 @@ describe('frames from a watched tab', () => {
     await rig.pipeline.capture(target, 12, 1280, 720);
     const a = await new Viewer(rig).open();
     a.watch(12);
-    await sleep(1000);
+    const patchesOf = (v: Viewer): number => v.frames.filter((f) => !(f.flags & FRAME_FLAG_KEYFRAME)).length;
+    for (let waited = 0; patchesOf(a) <= 20 && waited < 15_000; waited += 100) await sleep(100);
     const b = await new Viewer(rig).open();
     b.watch(12);
-    await sleep(1500);
+    for (let waited = 0; patchesOf(b) <= 5 && waited < 15_000; waited += 100) await sleep(100);
     a.close();
     b.close();
     await rig.pipeline.uncapture(target);
@@ -134,12 +135,16 @@ describe('frames from a watched tab', () => {
     v.watch(13);
     const other = await new Viewer(rig).open();
     other.watch(14); // a viewer of a tab id that is not captured gets nothing
-    await sleep(1000);
+    for (let waited = 0; v.frames.length <= 2 && waited < 10_000; waited += 100) await sleep(100);
+    await sleep(300);
     const win = await rig.cdp.send<{ bounds: { left: number } }>('Browser.getWindowForTarget', { targetId: unwatched });
     expect(win.bounds.left).toBeGreaterThanOrEqual(SCREEN_WIDTH);
     await rig.pipeline.uncapture(watched);
-    // Frames already encoded when the capture stopped may still be on their way; then nothing.
-    await sleep(1000);
+    // Frames already encoded when the capture stopped may still be on their way (a second's quiet); then nothing.
+    for (let seen = -1, waited = 0; seen !== v.frames.length && waited < 15_000; waited += 1000) {
+      seen = v.frames.length;
+      await sleep(1000);
+    }
     const n = v.frames.length;
     await sleep(500);
     v.close();

@@ -12,6 +12,7 @@ import WebSocket from 'ws';
 import { BrowserHost } from '../../dist/src/workers/cdp/host.js';
 import { FramePipeline } from '../../dist/src/workers/cdp/pipeline.js';
 import { CdpConnection } from '../../dist/src/workers/cdp/connection.js';
+import { PARK_LEFT } from '../../dist/src/workers/cdp/windows.js';
 import type { FromRelay, ToRelay } from '../../dist/src/workers/relay/protocol.js';
 
 /** The test pages (each paints its timestamp into its bottom-left corner). */
@@ -75,7 +76,8 @@ export class FrameRig {
   }
 
   async openTab(page: string): Promise<string> {
-    const { targetId } = await this.cdp.send<{ targetId: string }>('Target.createTarget', { url: `${this.pagesBase}/${page}.html`, newWindow: true });
+    // Off-screen from the start, as the server opens tabs.
+    const { targetId } = await this.cdp.send<{ targetId: string }>('Target.createTarget', { url: `${this.pagesBase}/${page}.html`, newWindow: true, left: PARK_LEFT, top: 0 });
     return targetId;
   }
 

@@ -7,6 +7,7 @@ import { chromium, type Browser, type BrowserContext, type CDPSession, type Page
 import { ForgeError } from '../../shared/errors.js';
 import { DRIVER_ATTACH_TIMEOUT_MS, DEFAULT_PAGE_WIDTH, DEFAULT_PAGE_HEIGHT } from '../../shared/limits.js';
 import type { BrowserHost } from '../../workers/cdp/host.js';
+import { PARK_LEFT } from '../../workers/cdp/windows.js';
 import { PAGE_INIT_SCRIPT } from './init-script.js';
 
 /** Attach attempts before the host is named and ended: the first bound, then one fresh driver. */
@@ -68,10 +69,11 @@ export class Driver {
   async openWindowTab(): Promise<{ page: Page; targetId: string }> {
     this.creating++;
     try {
-      const { targetId } = (await this.cdp.send('Target.createTarget', { url: 'about:blank', newWindow: true })) as { targetId: string };
+      // Born off-screen: a window shown at the screen's corner would cover a watched tab there.
+      const born = { left: PARK_LEFT, top: 0, width: DEFAULT_PAGE_WIDTH, height: DEFAULT_PAGE_HEIGHT };
+      const { targetId } = (await this.cdp.send('Target.createTarget', { url: 'about:blank', newWindow: true, ...born })) as { targetId: string };
       const page = this.arrived.get(targetId)?.page ?? (await new Promise<Page>((resolve) => this.waiting.set(targetId, resolve)));
       this.arrived.delete(targetId);
-      await this.placeWindow(targetId, DEFAULT_PAGE_WIDTH, DEFAULT_PAGE_HEIGHT).catch(() => undefined);
       return { page, targetId };
     } finally {
       this.creating--;
@@ -119,12 +121,6 @@ export class Driver {
       new Promise((r) => { timer = setTimeout(r, BARRIER_MAX_MS); }),
     ]);
     clearTimeout(timer);
-  }
-
-  /** Sizes the target's window so its page viewport is w×h (the window chrome added on top). */
-  async placeWindow(targetId: string, w: number, h: number, left = 0, top = 0): Promise<void> {
-    const { windowId } = (await this.cdp.send('Browser.getWindowForTarget', { targetId })) as { windowId: number };
-    await this.cdp.send('Browser.setWindowBounds', { windowId, bounds: { left, top, width: w, height: h, windowState: 'normal' } });
   }
 
   async close(): Promise<void> {

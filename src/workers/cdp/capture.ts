@@ -12,6 +12,7 @@ import { FrameRing, F_BASE_SEQ, F_H, F_SEQ, F_STATE, F_TAB, F_W, SLOT_FREE, SLOT
 import { addDamage, gridBands, joinBands, writeDamage } from './bands.js';
 import { CAPTURE_MIN_INTERVAL_MS, type CaptureFrame } from './protocol.js';
 import type { Framebuffer, Rect } from './framebuffer.js';
+import { DamageLog, FIRST_PAINT_WAIT_MS, FirstPaint } from './first-paint.js';
 
 /** Framebuffer bytes read per pread, whole screen rows: 2 MiB is 136 rows of a 3840 px screen. */
 const FB_CHUNK_BYTES = 2 * 1024 * 1024;
@@ -23,7 +24,7 @@ const FB_CHUNK_BYTES = 2 * 1024 * 1024;
  */
 const CAPTURE_WAIT_FOR_ENCODER_MS = 250;
 
-export interface CaptureStats { frames: number; skippedNoSlot: number; captureMs: number }
+export interface CaptureStats { frames: number; skippedNoSlot: number; captureMs: number; firstPaintTimeouts: number }
 
 export class TabCapture {
   /** The tab's latest published slot: the reference the next frame starts from. */
@@ -34,7 +35,10 @@ export class TabCapture {
   lastAt = -Infinity;
   publishedAt = -Infinity;
   timer: NodeJS.Timeout | undefined;
-  readonly stats: CaptureStats = { frames: 0, skippedNoSlot: 0, captureMs: 0 };
+  /** Set until a window just placed on the screen is painted whole: no picture of it before. */
+  firstPaint: FirstPaint | undefined;
+  firstPaintTimer: NodeJS.Timeout | undefined;
+  readonly stats: CaptureStats = { frames: 0, skippedNoSlot: 0, captureMs: 0, firstPaintTimeouts: 0 };
   /** The latest frame's pixels as the screen showed them (BGRX): what damage is compared with. */
   readonly seen: Uint8Array;
 
@@ -46,6 +50,7 @@ export class TabCapture {
 export class HostCapture {
   private readonly tabs = new Map<number, TabCapture>();
   private readonly scratch: Uint8Array;
+  private readonly log = new DamageLog();
 
   constructor(
     private readonly ring: FrameRing,
@@ -58,22 +63,47 @@ export class HostCapture {
   get(tab: number): TabCapture | undefined { return this.tabs.get(tab); }
   byTarget(targetId: string): TabCapture | undefined { return [...this.tabs.values()].find((t) => t.targetId === targetId); }
 
-  /** Starts (or restarts at a new viewport) a tab's capture; its first frame is a whole keyframe. */
-  watch(targetId: string, tab: number, viewport: Rect): TabCapture {
+  /**
+   * Starts (or restarts at a new viewport) a tab's capture; its first frame is a whole keyframe.
+   * `movedAt`: the window was moved onto the screen from that time (performance.now() ms), so the
+   * keyframe waits until it is painted whole (or FIRST_PAINT_WAIT_MS passes).
+   */
+  watch(targetId: string, tab: number, viewport: Rect, movedAt?: number): TabCapture {
     const old = this.tabs.get(tab);
     if (old) this.unwatch(tab);
     const t = new TabCapture(targetId, tab, viewport);
     if (old) t.seq = old.seq; // seqs of one tab only grow, across resizes too
     this.tabs.set(tab, t);
     t.pending = [{ x: 0, y: 0, w: viewport.w, h: viewport.h }];
+    if (movedAt !== undefined) {
+      const paint = new FirstPaint(viewport);
+      for (const r of this.log.since(movedAt)) paint.add(r);
+      if (!paint.whole) {
+        t.firstPaint = paint;
+        t.firstPaintTimer = setTimeout(() => {
+          t.stats.firstPaintTimeouts++;
+          this.painted(t);
+        }, FIRST_PAINT_WAIT_MS);
+        return t;
+      }
+    }
     this.schedule(t);
     return t;
+  }
+
+  /** The tab's window is painted whole (or waited for long enough): its first picture may be taken. */
+  private painted(t: TabCapture): void {
+    clearTimeout(t.firstPaintTimer);
+    t.firstPaint = undefined;
+    t.firstPaintTimer = undefined;
+    if (this.tabs.get(t.tab) === t) this.schedule(t);
   }
 
   unwatch(tab: number): void {
     const t = this.tabs.get(tab);
     if (!t) return;
     clearTimeout(t.timer);
+    clearTimeout(t.firstPaintTimer);
     this.tabs.delete(tab);
     if (t.latestSlot >= 0) this.ring.set(t.latestSlot, F_STATE, SLOT_FREE);
     t.latestSlot = -1;
@@ -81,7 +111,13 @@ export class HostCapture {
 
   /** A painted rectangle on the screen: queued on every watched tab it touches. */
   damage(r: Rect): void {
+    this.log.add(r);
     for (const t of this.tabs.values()) {
+      if (t.firstPaint) {
+        t.firstPaint.add(r);
+        if (t.firstPaint.whole) this.painted(t);
+        continue;
+      }
       const v = t.viewport;
       const x0 = Math.max(r.x, v.x), y0 = Math.max(r.y, v.y);
       const x1 = Math.min(r.x + r.w, v.x + v.w), y1 = Math.min(r.y + r.h, v.y + v.h);

@@ -18,6 +18,11 @@ const CHROME_TOP_GUESS = 87;
 const RESIZE_SETTLE_MS = 3000;
 const RESIZE_POLL_MS = 20;
 /**
+ * Longest a placement waits for the page's next frame, ms: a page stopped in a dialog or a busy
+ * script paints no frame, and its window is shown as Chromium drew it.
+ */
+const NEXT_FRAME_WAIT_MS = 250;
+/**
  * Chromium's narrowest window on X, px (measured: a 200–500 px request all gave 500). A narrower
  * surface (a phone in portrait) gets a window this wide and the page laid out at the surface's own
  * width by device-metrics emulation, captured from the viewport's left edge.
@@ -56,6 +61,12 @@ function overlaps(a: Rect, b: Rect): boolean {
 
 export interface PlacedWindow {
   windowId: number;
+  /**
+   * Set when the window moved or changed size (what the screen shows there is stale until
+   * Chromium paints it): paint from this time on (performance.now() ms) is the page at its new
+   * place and size.
+   */
+  paintFrom?: number;
   /** The page's viewport on the screen, px. */
   viewport: Rect;
 }
@@ -91,7 +102,24 @@ export class WindowPlacer {
       await this.cdp.send('Emulation.setDeviceMetricsOverride', { width: w, height: h, deviceScaleFactor: 1, mobile: false }, sessionId);
       await this.settle(sessionId, w, h);
     }
-    return { windowId: placed.windowId, viewport: { ...placed.viewport, w } };
+    if (placed.paintFrom !== undefined) placed.paintFrom = await this.nextFrame(sessionId);
+    return { ...placed, viewport: { ...placed.viewport, w } };
+  }
+
+  /**
+   * Waits (at most NEXT_FRAME_WAIT_MS) until the page has produced a frame at its new size, and
+   * answers the time from which the screen's paint is that frame or later.
+   */
+  private async nextFrame(sessionId: string): Promise<number> {
+    const from = performance.now();
+    const frame = this.cdp.send('Runtime.evaluate', {
+      expression: 'new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(0))))',
+      awaitPromise: true,
+    }, sessionId).catch(() => undefined);
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([frame, new Promise((r) => { timer = setTimeout(r, NEXT_FRAME_WAIT_MS); })]);
+    clearTimeout(timer);
+    return from;
   }
 
   private async placeWindow(targetId: string, sessionId: string, w: number, h: number): Promise<PlacedWindow> {
@@ -112,7 +140,8 @@ export class WindowPlacer {
       const now = (await this.windowOf(targetId)).bounds;
       this.learnChrome(now, got);
       if (got.w === w && got.h === h && now.left === tile.x && now.top === tile.y) {
-        return { windowId, viewport: { x: now.left + this.chrome.left, y: now.top + this.chrome.top, w, h } };
+        const moved = now.left !== bounds.left || now.top !== bounds.top || now.width !== bounds.width || now.height !== bounds.height;
+        return { windowId, paintFrom: moved ? 0 : undefined, viewport: { x: now.left + this.chrome.left, y: now.top + this.chrome.top, w, h } };
       }
     }
     this.tiles.free(targetId);

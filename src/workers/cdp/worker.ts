@@ -72,7 +72,7 @@ async function handle(m: ToCdp): Promise<void> {
       }
       const sessionId = await sessionFor(m.targetId);
       const placed = await windows.place(m.targetId, sessionId, m.w, m.h);
-      capture.watch(m.targetId, m.tab, placed.viewport);
+      capture.watch(m.targetId, m.tab, placed.viewport, placed.paintFrom);
       post({ t: 'capturing', id: m.id, targetId: m.targetId, tab: m.tab, viewport: placed.viewport });
       return;
     }
