@@ -6,6 +6,7 @@
  *  - the server's RSS before and at its peak during the floods;
  *  - Ctrl-C from the keyboard holder during a `yes` flood, to the prompt's done mark (goal ≤ 200 ms).
  * Usage: ./forge bench terminal [--json] [--mb N] [--runs N]. The last line is one JSON object.
+ * SERVER_NODE_FLAGS (say `--cpu-prof --cpu-prof-dir=DIR`) is passed to the server's node.
  * Goals: 10 viewers at ≥ 0.5x the bare pipe; echo p50 ≤ 5 ms; RSS flat during the flood.
  */
 import { spawn } from 'node:child_process';
@@ -126,7 +127,7 @@ async function main(): Promise<void> {
   writeFileSync(join(dir, 'forge.toml'), '[terminal]\nshell = "/bin/bash"\n');
   const file = makeFile(dir);
   say(`file: ${FILE_MB} MB`);
-  const server = spawn(process.execPath, ['dist/src/main/cli.js', 'serve', '--state', stateDir, '--port', '0', '--config', join(dir, 'forge.toml')], {
+  const server = spawn(process.execPath, [...(process.env.SERVER_NODE_FLAGS ?? '').split(' ').filter(Boolean), 'dist/src/main/cli.js', 'serve', '--state', stateDir, '--port', '0', '--config', join(dir, 'forge.toml')], {
     stdio: 'ignore', env: { ...process.env, FORGE_LOG_LEVEL: 'warn', HOME: dir },
   });
   try {
