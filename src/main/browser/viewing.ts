@@ -360,7 +360,9 @@ export class BrowserViewing {
         const source = this.nextSource++;
         const r = pipeline.relaySource();
         this.hub.post({ t: 'frame_source', source, port: r.port, webpRing: r.webpRing, webpRingSlots: r.webpRingSlots, webpSlotBytes: r.webpSlotBytes }, [r.port]);
-        log.info({ profile: host.profileKey, hostPid: host.pid, source }, 'frame pipeline started');
+        const entry = { profile: host.profileKey, hostPid: host.pid, source, framebuffer: pipeline.framebuffer };
+        if (pipeline.framebuffer === 'mapped') log.info(entry, 'frame pipeline started');
+        else log.warn(entry, 'frame pipeline started without the mapped framebuffer: capture costs more CPU');
         return { pipeline, source };
       });
       f.catch(() => this.frames.delete(host));

@@ -201,11 +201,11 @@ export class HostCapture {
     const v = t.viewport;
     const to = { rgba, seen: t.seen, w: v.w };
     let bands: Band[] = [];
-    const chunk = Math.max(1, Math.floor(this.scratch.byteLength / this.fb.bytesPerLine));
+    const chunk = this.fb.rowsAtOnce(this.scratch.byteLength);
     for (let row = 0; row < d.h; row += chunk) {
       const rows = Math.min(chunk, d.h - row);
-      this.fb.readRows(v.y + d.y + row, rows, this.scratch);
-      bands = writeDamage({ px: this.scratch, stride: this.fb.bytesPerLine >>> 2, x: v.x + d.x }, { x: d.x, y: d.y + row, w: d.w, h: rows }, to, bands, all);
+      const px = this.fb.rows(v.y + d.y + row, rows, this.scratch);
+      bands = writeDamage({ px, stride: this.fb.bytesPerLine >>> 2, x: v.x + d.x }, { x: d.x, y: d.y + row, w: d.w, h: rows }, to, bands, all);
     }
     return bands;
   }

@@ -31,6 +31,8 @@ export class FramePipeline {
   private nextId = 1;
   private readonly waiting = new Map<number, { resolve: (m: FromCdp) => void; reject: (e: Error) => void }>();
   private relayPort?: MessagePort;
+  /** How the capture reads the screen: 'mapped', or why it reads with pread. */
+  framebuffer = '';
   /** Latest encoder counters (about once a second). */
   encodeStats: Omit<EncodeStats, 't'> = { frames: 0, keyframes: 0, patches: 0, bytes: 0, encodeMs: 0, dropped: 0 };
   private statsListeners: Array<(s: Omit<EncodeStats, 't'>) => void> = [];
@@ -82,11 +84,13 @@ export class FramePipeline {
       } satisfies CdpWorkerData,
       transferList: [frames.port1],
     });
-    await Promise.all([ready(cdp), ready(encoder)]).catch(async (e: Error) => {
+    const [cdpReady] = await Promise.all([ready(cdp), ready(encoder)]).catch(async (e: Error) => {
       await Promise.allSettled([cdp.terminate(), encoder.terminate()]);
       throw new ForgeError('host_start_failed', `the frame pipeline could not start: ${e.message}`);
     });
-    return new FramePipeline(cdp, encoder, relay.port2, webpRing);
+    const pipeline = new FramePipeline(cdp, encoder, relay.port2, webpRing);
+    pipeline.framebuffer = (cdpReady as { framebuffer?: string }).framebuffer ?? '';
+    return pipeline;
   }
 
   /** What the relay needs to read this host's frames; the port can be handed over once. */
@@ -151,10 +155,10 @@ export class FramePipeline {
   }
 }
 
-function ready(w: Worker): Promise<void> {
+function ready(w: Worker): Promise<unknown> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error('a worker did not start in time')), PIPELINE_START_TIMEOUT_MS);
-    w.on('message', (m: { t: string }) => { if (m.t === 'ready') { clearTimeout(timer); resolve(); } });
+    w.on('message', (m: { t: string }) => { if (m.t === 'ready') { clearTimeout(timer); resolve(m); } });
     w.once('error', (e) => { clearTimeout(timer); reject(e); });
     w.once('exit', (code) => { clearTimeout(timer); reject(new Error(`a worker exited at start (code ${code})`)); });
   });

@@ -43,7 +43,8 @@ export type ToCdp =
 
 /** cdp worker → main */
 export type FromCdp =
-  | { t: 'ready' }
+  /** `framebuffer`: 'mapped', or why the screen is read with pread. */
+  | { t: 'ready'; framebuffer: string }
   /** Answer to `capture`: where the viewport sits on the host's screen. */
   | { t: 'capturing'; id: number; targetId: string; tab: number; viewport: { x: number; y: number; w: number; h: number } }
   | { t: 'uncaptured'; id: number; targetId: string }

@@ -101,4 +101,4 @@ port.on('message', (m: ToCdp) => {
   });
 });
 
-post({ t: 'ready' });
+post({ t: 'ready', framebuffer: fb.unmappedBecause ? `read with pread: ${fb.unmappedBecause}` : 'mapped' });

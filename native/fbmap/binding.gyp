@@ -1,0 +1,9 @@
+{
+  "targets": [
+    {
+      "target_name": "fbmap",
+      "sources": ["fbmap.c"],
+      "cflags": ["-O2", "-Wall"]
+    }
+  ]
+}
