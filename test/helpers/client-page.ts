@@ -40,15 +40,23 @@ export async function openClient(browser: Browser, viewerUrl: string, size: Clie
 
 /** A point inside the drawn picture, given as a fraction of the page's own viewport. */
 export async function picturePoint(page: Page, fx: number, fy: number): Promise<{ x: number; y: number }> {
-  return page.evaluate(([fx, fy]) => {
-    const c = document.querySelector<HTMLCanvasElement>('.surface-canvas')!;
-    const r = c.getBoundingClientRect();
-    const [fw, fh] = (c.dataset.frame ?? '0x0').split('x').map(Number);
-    const scale = Math.min(r.width / fw!, r.height / fh!);
-    const w = fw! * scale;
-    const h = fh! * scale;
-    return { x: r.left + (r.width - w) / 2 + fx! * w, y: r.top + (r.height - h) / 2 + fy! * h };
-  }, [fx, fy] as const);
+  // A surface whose capture just restarted (a new layout) shows no picture until its first frame.
+  const end = Date.now() + 20_000;
+  for (;;) {
+    const p = await page.evaluate(([fx, fy]) => {
+      const c = document.querySelector<HTMLCanvasElement>('.surface-canvas')!;
+      const r = c.getBoundingClientRect();
+      const [fw, fh] = (c.dataset.frame ?? '0x0').split('x').map(Number);
+      if (!(fw! > 0 && fh! > 0)) return null;
+      const scale = Math.min(r.width / fw!, r.height / fh!);
+      const w = fw! * scale;
+      const h = fh! * scale;
+      return { x: r.left + (r.width - w) / 2 + fx! * w, y: r.top + (r.height - h) / 2 + fy! * h };
+    }, [fx, fy] as const);
+    if (p) return p;
+    if (Date.now() > end) throw new Error('the surface never showed a picture to point at');
+    await page.waitForTimeout(100);
+  }
 }
 
 /** Opens the client at `size` and shows a tab from the strip's panel (the first, or the one whose row has `title`), live. */
