@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { BAND_JOIN_GAP_ROWS, DAMAGE_MAX_RECTS, PATCH_GRID_PX, addDamage, gridBands, joinBands, writeDamage } from './bands.js';
+import { BAND_JOIN_GAP_ROWS, DAMAGE_MAX_RECTS, PATCH_GRID_PX, addDamage, changedColumns, gridBands, joinBands, writeDamage } from './bands.js';
+import { fbNative, nativeMissing } from './native.js';
 import { FRAME_MAX_BANDS } from '../../shared/ring.js';
 
 /** A BGRX source of w×h, every pixel `bgr`. */
@@ -54,5 +55,33 @@ describe('changed bands', () => {
     expect(list).toEqual([{ x: 0, y: 704, w: 256, h: 16 }, { x: 100, y: 100, w: 120, h: 100 }]);
     for (let i = 0; i < 20; i++) addDamage(list, { x: 1000, y: i * 100, w: 1, h: 1 });
     expect(list.length).toBeLessThanOrEqual(DAMAGE_MAX_RECTS);
+  });
+
+  it('the native pixel loop writes the same pixels and reports the same changed columns as the JavaScript one', () => {
+    expect(nativeMissing).toBe('');
+    let seed = 7;
+    const rand = (n: number): number => { seed = (seed * 1103515245 + 12345) >>> 0; return seed % n; };
+    const w = 300, h = 200, stride = 333;
+    for (let round = 0; round < 40; round++) {
+      const seen = new Uint8Array(w * h * 4);
+      for (let i = 0; i < seen.length; i++) seen[i] = rand(4);
+      const rgba = new Uint8Array(w * h * 4);
+      const src = new Uint8Array(stride * h * 4);
+      for (let i = 0; i < src.length; i++) src[i] = rand(4) === 0 ? rand(4) : seen[i % seen.length]!;
+      const d = { x: rand(w / 2), y: rand(h / 2), w: 1 + rand(w / 2), h: 1 + rand(h / 2) };
+      const sx = rand(stride - d.w);
+      const all = rand(5) === 0;
+      const [seenJs, rgbaJs] = [seen.slice(), rgba.slice()];
+      const minJs = new Int32Array(d.h), maxJs = new Int32Array(d.h);
+      changedColumns({ px: src, stride, x: sx }, d, { rgba: rgbaJs, seen: seenJs, w }, all, minJs, maxJs);
+      const minC = new Int32Array(d.h), maxC = new Int32Array(d.h);
+      fbNative!.diffRows(src, stride, sx, d.x, d.y, d.w, d.h, rgba, seen, w, all, minC, maxC);
+      expect([...minC]).toEqual([...minJs]);
+      expect([...maxC]).toEqual([...maxJs]);
+      expect(Buffer.compare(Buffer.from(rgba), Buffer.from(rgbaJs))).toBe(0);
+      expect(Buffer.compare(Buffer.from(seen), Buffer.from(seenJs))).toBe(0);
+    }
+    // A rectangle past its buffers is refused, never read.
+    expect(() => fbNative!.diffRows(new Uint8Array(16), 1, 0, 0, 0, 4, 4, new Uint8Array(64), new Uint8Array(64), 4, false, new Int32Array(4), new Int32Array(4))).toThrow(/outside its buffers/);
   });
 });

@@ -4,6 +4,7 @@
  * keeps only the rows that really changed, grouped into a few rectangles.
  */
 import { FRAME_MAX_BANDS, type Band } from '../../shared/ring.js';
+import { fbNative } from './native.js';
 
 /** Unchanged rows between two changed runs that still join one band, px: fewer WebP patches for a few extra rows. */
 export const BAND_JOIN_GAP_ROWS = 16;
@@ -39,15 +40,56 @@ export interface Target { rgba: Uint8Array; seen: Uint8Array; w: number }
  * last call to continue them.
  */
 export function writeDamage(src: Source, d: Band, to: Target, bands: Band[] = [], all = false): Band[] {
+  const rowMin = rowScratch(rowMinScratch, d.h);
+  rowMinScratch = rowMin;
+  const rowMax = rowScratch(rowMaxScratch, d.h);
+  rowMaxScratch = rowMax;
+  if (fbNative) fbNative.diffRows(src.px, src.stride, src.x, d.x, d.y, d.w, d.h, to.rgba, to.seen, to.w, all, rowMin, rowMax);
+  else changedColumns(src, d, to, all, rowMin, rowMax);
+  let open: Band | undefined = bands[bands.length - 1];
+  let lastChangedRow = open ? open.y + open.h - 1 : -1;
+  for (let row = 0; row < d.h; row++) {
+    const minX = rowMin[row]!;
+    if (minX < 0) continue;
+    const y = d.y + row;
+    const x0 = d.x + minX;
+    const x1 = d.x + rowMax[row]! + 1;
+    if (open && y - lastChangedRow <= BAND_JOIN_GAP_ROWS) {
+      const right = Math.max(open.x + open.w, x1);
+      open.x = Math.min(open.x, x0);
+      open.w = right - open.x;
+      open.h = y + 1 - open.y;
+    } else {
+      open = { x: x0, y, w: x1 - x0, h: 1 };
+      bands.push(open);
+    }
+    lastChangedRow = y;
+  }
+  return bands;
+}
+
+/** Per-row first/last changed column scratch, reused across calls (a row count never exceeds a screen's). */
+let rowMinScratch: Int32Array = new Int32Array(0);
+let rowMaxScratch: Int32Array = new Int32Array(0);
+function rowScratch(a: Int32Array, rows: number): Int32Array {
+  return a.length >= rows ? a : new Int32Array(rows);
+}
+
+/**
+ * writeDamage's pixel loop in JavaScript (where the native addon is missing; the addon's
+ * diffRows does the same): writes changed pixels to `to`, and each row's first and last changed
+ * column (relative to d.x) to rowMin/rowMax, -1 for an unchanged row.
+ */
+export function changedColumns(src: Source, d: Band, to: Target, all: boolean, rowMin: Int32Array, rowMax: Int32Array): void {
   const s32 = new Uint32Array(src.px.buffer, src.px.byteOffset, src.px.byteLength >>> 2);
   const d32 = new Uint32Array(to.rgba.buffer, to.rgba.byteOffset, to.rgba.byteLength >>> 2);
   const h32 = new Uint32Array(to.seen.buffer, to.seen.byteOffset, to.seen.byteLength >>> 2);
   const sBuf = Buffer.from(src.px.buffer, src.px.byteOffset, src.px.byteLength);
   const hBuf = Buffer.from(to.seen.buffer, to.seen.byteOffset, to.seen.byteLength);
   const w = to.w;
-  let open: Band | undefined = bands[bands.length - 1];
-  let lastChangedRow = open ? open.y + open.h - 1 : -1;
   for (let row = 0; row < d.h; row++) {
+    rowMin[row] = -1;
+    rowMax[row] = -1;
     let si = row * src.stride + src.x;
     let di = (d.y + row) * w + d.x;
     if (!all && sBuf.compare(hBuf, di * 4, (di + d.w) * 4, si * 4, (si + d.w) * 4) === 0) continue;
@@ -67,22 +109,9 @@ export function writeDamage(src: Source, d: Band, to: Target, bands: Band[] = []
         }
       }
     }
-    if (minX < 0) continue;
-    const y = d.y + row;
-    const x0 = d.x + minX;
-    const x1 = d.x + maxX + 1;
-    if (open && y - lastChangedRow <= BAND_JOIN_GAP_ROWS) {
-      const right = Math.max(open.x + open.w, x1);
-      open.x = Math.min(open.x, x0);
-      open.w = right - open.x;
-      open.h = y + 1 - open.y;
-    } else {
-      open = { x: x0, y, w: x1 - x0, h: 1 };
-      bands.push(open);
-    }
-    lastChangedRow = y;
+    rowMin[row] = minX;
+    rowMax[row] = maxX;
   }
-  return bands;
 }
 
 /** Joins two band lists (changes since an older base) into one, at most FRAME_MAX_BANDS long. */

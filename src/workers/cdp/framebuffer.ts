@@ -8,21 +8,9 @@
  * addon did not build, rows are read with pread.
  */
 import { closeSync, openSync, readSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { ForgeError } from '../../shared/errors.js';
-
-const require = createRequire(import.meta.url);
-
-/** Maps a whole file as an ArrayBuffer; null (and why) where the native addon is missing. */
-function mapper(): { map: ((path: string) => ArrayBuffer) | null; why: string } {
-  try {
-    return { map: (require('forge-fbmap') as { map(path: string): ArrayBuffer }).map, why: '' };
-  } catch (e) {
-    return { map: null, why: (e as Error).message };
-  }
-}
-const fbmap = mapper();
+import { fbNative, nativeMissing } from './native.js';
 
 /** XWD header fields we need (all big-endian u32): header size, width, height, bpp, bytes per line, colour-map entries. */
 const XWD_OFF_HEADER_SIZE = 0;
@@ -64,11 +52,11 @@ export class Framebuffer {
     this.bytesPerLine = h.readUInt32BE(XWD_OFF_BYTES_PER_LINE);
     this.pixelOffset = h.readUInt32BE(XWD_OFF_HEADER_SIZE) + h.readUInt32BE(XWD_OFF_NCOLORS) * XWD_COLOR_BYTES;
     const bytes = this.pixelOffset + this.height * this.bytesPerLine;
-    if (!fbmap.map) this.unmappedBecause = fbmap.why;
+    if (!fbNative) this.unmappedBecause = nativeMissing;
     else if (this.pixelOffset % 4 !== 0 || this.bytesPerLine % 4 !== 0) this.unmappedBecause = 'its pixels are not 4-byte aligned';
     else {
       try {
-        const ab = fbmap.map(path);
+        const ab = fbNative.map(path);
         if (ab.byteLength < bytes) this.unmappedBecause = `the file holds ${ab.byteLength} bytes, not ${bytes}`;
         else this.mapped = new Uint8Array(ab, this.pixelOffset, this.height * this.bytesPerLine);
       } catch (e) {
