@@ -3,7 +3,7 @@
     {
       "target_name": "fbmap",
       "sources": ["fbmap.c"],
-      "cflags": ["-O2", "-Wall"]
+      "cflags": ["-O3", "-Wall"]
     }
   ]
 }

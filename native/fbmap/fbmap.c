@@ -129,16 +129,21 @@ static napi_value diff_rows(napi_env env, napi_callback_info info) {
       for (int32_t x0 = 0; x0 < dw; x0 += SEGMENT_PX) {
         int32_t n = dw - x0 < SEGMENT_PX ? dw - x0 : SEGMENT_PX;
         if (!all && memcmp(s + x0, h + x0, (size_t)n * 4) == 0) continue;
-        for (int32_t x = x0; x < x0 + n; x++) {
-          uint32_t v = s[x];
-          if (all || h[x] != v) {
-            h[x] = v;
-            /* Little-endian BGRX word to RGBA word: swap B and R, alpha 255. */
-            d[x] = 0xff000000u | ((v & 0xffu) << 16) | (v & 0xff00u) | ((v >> 16) & 0xffu);
-            if (lo < 0) lo = x;
-            hi = x;
-          }
+        /* The segment's first and last changed pixel; the ones between are rewritten whole (an
+         * unchanged pixel gets the value it already holds), a branchless loop the compiler vectorizes. */
+        int32_t a = x0, b = x0 + n - 1;
+        if (!all) {
+          while (s[a] == h[a]) a++;
+          while (s[b] == h[b]) b--;
         }
+        memcpy(h + a, s + a, (size_t)(b - a + 1) * 4);
+        for (int32_t x = a; x <= b; x++) {
+          uint32_t v = s[x];
+          /* Little-endian BGRX word to RGBA word: swap B and R, alpha 255. */
+          d[x] = 0xff000000u | ((v & 0xffu) << 16) | (v & 0xff00u) | ((v >> 16) & 0xffu);
+        }
+        if (lo < 0) lo = a;
+        hi = b;
       }
     }
     rowMin[row] = lo;

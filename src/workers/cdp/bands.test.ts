@@ -65,7 +65,9 @@ describe('changed bands', () => {
     for (let round = 0; round < 40; round++) {
       const seen = new Uint8Array(w * h * 4);
       for (let i = 0; i < seen.length; i++) seen[i] = rand(4);
+      // A frame's RGBA always shows what `seen` holds (the capture keeps them in step).
       const rgba = new Uint8Array(w * h * 4);
+      for (let i = 0; i < w * h; i++) { rgba[i * 4] = seen[i * 4 + 2]!; rgba[i * 4 + 1] = seen[i * 4 + 1]!; rgba[i * 4 + 2] = seen[i * 4]!; rgba[i * 4 + 3] = 255; }
       const src = new Uint8Array(stride * h * 4);
       for (let i = 0; i < src.length; i++) src[i] = rand(4) === 0 ? rand(4) : seen[i % seen.length]!;
       const d = { x: rand(w / 2), y: rand(h / 2), w: 1 + rand(w / 2), h: 1 + rand(h / 2) };
