@@ -8,12 +8,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
-import { startForge, connectAgent, type RunningServer, type Agent } from './helpers/server.js';
-import { downloadBytes, serveFilePages, type FilePages } from './helpers/file-pages.js';
+import type { RunningServer, Agent } from './helpers/server.js';
+import { downloadBytes, startFileRig, type FileRig } from './helpers/file-pages.js';
 import { DESKTOP, launchClientBrowser, showFirstTab, takeControl, type ClientPage } from './helpers/client-page.js';
 
+let rig: FileRig;
 let forge: RunningServer;
-let pages: FilePages;
 let a: Agent;
 let browser: Browser;
 let c: ClientPage;
@@ -22,19 +22,15 @@ let said = '';
 const tray = (): ReturnType<ClientPage['page']['locator']> => c.page.locator('.downloads-tray');
 
 beforeAll(async () => {
-  forge = await startForge();
-  pages = await serveFilePages();
+  rig = await startFileRig('default/fetch/lead', '/downloads');
+  ({ forge, a } = rig);
   browser = await launchClientBrowser();
-  a = await connectAgent(forge, 'default/fetch/lead');
-  await a.call('browser_navigate', { url: `${pages.origin}/downloads` });
 });
 
 afterAll(async () => {
   await c?.close();
   await browser?.close();
-  await a?.close();
-  await forge?.stop();
-  await pages?.close();
+  await rig?.stop();
 });
 
 describe('a download through the client', () => {

@@ -7,10 +7,11 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { startForge, connectAgent, type RunningServer, type Agent } from './helpers/server.js';
-import { serveFilePages, type FilePages } from './helpers/file-pages.js';
+import type { RunningServer, Agent } from './helpers/server.js';
+import { startFileRig, type FilePages, type FileRig } from './helpers/file-pages.js';
 import { DESKTOP, launchClientBrowser, picturePoint, showFirstTab, takeControl, PHONE_393, type ClientPage } from './helpers/client-page.js';
 
+let rig: FileRig;
 let forge: RunningServer;
 let pages: FilePages;
 let a: Agent;
@@ -34,19 +35,15 @@ async function pick(files: Array<{ name: string; mimeType: string; buffer: Buffe
 }
 
 beforeAll(async () => {
-  forge = await startForge();
-  pages = await serveFilePages();
+  rig = await startFileRig('default/upload/lead', '/upload');
+  ({ forge, pages, a } = rig);
   browser = await launchClientBrowser();
-  a = await connectAgent(forge, 'default/upload/lead');
-  await a.call('browser_navigate', { url: `${pages.origin}/upload` });
 });
 
 afterAll(async () => {
   await c?.close();
   await browser?.close();
-  await a?.close();
-  await forge?.stop();
-  await pages?.close();
+  await rig?.stop();
 });
 
 describe('a file upload through the client', () => {

@@ -7,13 +7,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startForge, connectAgent, type RunningServer, type Agent } from './helpers/server.js';
-import { serveFilePages, type FilePages } from './helpers/file-pages.js';
+import type { RunningServer, Agent } from './helpers/server.js';
+import { startFileRig, type FileRig } from './helpers/file-pages.js';
 import { openViewer, type TestViewer } from './helpers/viewer.js';
 import { FILE_CHOOSER_MAX_BYTES, FILE_CHOOSER_MAX_FILES } from '../src/shared/limits.js';
 
+let rig: FileRig;
 let forge: RunningServer;
-let pages: FilePages;
 let a: Agent;
 let ctl: TestViewer;
 let watcher: TestViewer;
@@ -27,18 +27,14 @@ async function usable(v: TestViewer): Promise<void> {
 }
 
 beforeAll(async () => {
-  forge = await startForge();
-  pages = await serveFilePages();
-  a = await connectAgent(forge, 'default/files/lead');
-  await a.call('browser_navigate', { url: `${pages.origin}/upload` });
+  rig = await startFileRig('default/files/lead', '/upload');
+  ({ forge, a } = rig);
 });
 
 afterAll(async () => {
   await ctl?.close();
   await watcher?.close();
-  await a?.close();
-  await forge?.stop();
-  await pages?.close();
+  await rig?.stop();
 });
 
 describe('a file chooser with nobody controlling the tab', () => {

@@ -3,6 +3,7 @@
  * download page whose links answer with attachments of a given size and deterministic bytes.
  */
 import { createServer, type Server } from 'node:http';
+import { connectAgent, startForge, type Agent, type RunningServer } from './server.js';
 
 export interface FilePages { origin: string; close: () => Promise<void> }
 
@@ -51,3 +52,18 @@ export async function serveFilePages(): Promise<FilePages> {
   const origin = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
   return { origin, close: () => new Promise((r) => { server.closeAllConnections(); server.close(() => r()); }) };
 }
+
+/** A forge server, the file pages, and an agent of `seat` whose tab shows `path` of them: the file tests' set-up. */
+export interface FileRig { forge: RunningServer; pages: FilePages; a: Agent; stop(): Promise<void> }
+
+export async function startFileRig(seat: string, path: '/upload' | '/downloads'): Promise<FileRig> {
+  const forge = await startForge();
+  const pages = await serveFilePages();
+  const a = await connectAgent(forge, seat);
+  await a.call('browser_navigate', { url: `${pages.origin}${path}` });
+  return {
+    forge, pages, a,
+    stop: async () => { await a.close(); await forge.stop(); await pages.close(); },
+  };
+}
+
