@@ -24,7 +24,7 @@ const FB_CHUNK_BYTES = 2 * 1024 * 1024;
  */
 const CAPTURE_WAIT_FOR_ENCODER_MS = 250;
 
-export interface CaptureStats { frames: number; skippedNoSlot: number; captureMs: number; firstPaintTimeouts: number }
+export interface CaptureStats { frames: number; skippedNoSlot: number; captureMs: number }
 
 export class TabCapture {
   /** The tab's latest published slot: the reference the next frame starts from. */
@@ -38,7 +38,7 @@ export class TabCapture {
   /** Set until a window just placed on the screen is painted whole: no picture of it before. */
   firstPaint: FirstPaint | undefined;
   firstPaintTimer: NodeJS.Timeout | undefined;
-  readonly stats: CaptureStats = { frames: 0, skippedNoSlot: 0, captureMs: 0, firstPaintTimeouts: 0 };
+  readonly stats: CaptureStats = { frames: 0, skippedNoSlot: 0, captureMs: 0 };
   /** The latest frame's pixels as the screen showed them (BGRX): what damage is compared with. */
   readonly seen: Uint8Array;
 
@@ -65,25 +65,23 @@ export class HostCapture {
 
   /**
    * Starts (or restarts at a new viewport) a tab's capture; its first frame is a whole keyframe.
-   * `movedAt`: the window was moved onto the screen from that time (performance.now() ms), so the
-   * keyframe waits until it is painted whole (or FIRST_PAINT_WAIT_MS passes).
+   * `paintFrom`: the window was just moved onto the screen, and paint from that time on
+   * (performance.now() ms) is its page; the keyframe waits until it is painted whole (or
+   * FIRST_PAINT_WAIT_MS passes).
    */
-  watch(targetId: string, tab: number, viewport: Rect, movedAt?: number): TabCapture {
+  watch(targetId: string, tab: number, viewport: Rect, paintFrom?: number): TabCapture {
     const old = this.tabs.get(tab);
     if (old) this.unwatch(tab);
     const t = new TabCapture(targetId, tab, viewport);
     if (old) t.seq = old.seq; // seqs of one tab only grow, across resizes too
     this.tabs.set(tab, t);
     t.pending = [{ x: 0, y: 0, w: viewport.w, h: viewport.h }];
-    if (movedAt !== undefined) {
+    if (paintFrom !== undefined) {
       const paint = new FirstPaint(viewport);
-      for (const r of this.log.since(movedAt)) paint.add(r);
+      for (const r of this.log.since(paintFrom)) paint.add(r);
       if (!paint.whole) {
         t.firstPaint = paint;
-        t.firstPaintTimer = setTimeout(() => {
-          t.stats.firstPaintTimeouts++;
-          this.painted(t);
-        }, FIRST_PAINT_WAIT_MS);
+        t.firstPaintTimer = setTimeout(() => this.painted(t), FIRST_PAINT_WAIT_MS);
         return t;
       }
     }
