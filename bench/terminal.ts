@@ -3,7 +3,8 @@
  *  - `cat` of a 100 MB file through a bare node-pty pipe (what a user would pick instead);
  *  - the same file through forge: PTY → screen model → kind-4 frames → 1 and 10 viewer sockets;
  *  - keystroke-to-echo latency for the keyboard holder, socket to socket;
- *  - the server's RSS before and at its peak during the floods;
+ *  - the server's RSS before and at its peak during the floods, and CPU per MB (the server's
+ *    threads, and the bench's own viewers, which share the machine's cores with it);
  *  - Ctrl-C from the keyboard holder during a `yes` flood, to the prompt's done mark (goal ≤ 200 ms).
  * Usage: ./forge bench terminal [--json] [--mb N] [--runs N]. The last line is one JSON object.
  * SERVER_NODE_FLAGS (say `--cpu-prof --cpu-prof-dir=DIR`) is passed to the server's node.
@@ -115,6 +116,14 @@ class BenchViewer {
   }
 }
 
+/** CPU time a process has used so far (all its threads, user and system), ms. */
+function cpuMs(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10; // utime, stime in 100 Hz ticks
+  } catch { return 0; }
+}
+
 function rssMb(pid: number): number {
   try { return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024; } catch { return 0; }
 }
@@ -144,7 +153,12 @@ async function main(): Promise<void> {
     const sampler = setInterval(() => { rssPeak = Math.max(rssPeak, rssMb(info.pid)); }, 100);
 
     const viewers: BenchViewer[] = [await BenchViewer.open(info.port, info.token)];
+    /** Per flood: the server's CPU (every thread) and this process's (the viewers), ms per MB. */
+    const serverCpu: number[][] = [[], []];
+    const viewerCpu: number[][] = [[], []];
     const flood = async (): Promise<number> => {
+      const cpu0 = cpuMs(info.pid);
+      const own0 = process.cpuUsage();
       const seen = viewers.map(() => false);
       viewers.forEach((v, i) => void v.nextDone().then(() => { seen[i] = true; }));
       const repaintsBefore = viewers.reduce((n, v) => n + v.repaints, 0);
@@ -158,6 +172,11 @@ async function main(): Promise<void> {
       while (!viewers.every((v, i) => seen[i] || v.lastKeyframeAt >= ranAt)) await new Promise((r) => setTimeout(r, 5));
       const dropped = viewers.reduce((n, v) => n + v.repaints, 0) - repaintsBefore;
       if (dropped) say(`  (${dropped} repaints for viewers that fell behind)`);
+      const own = process.cpuUsage(own0);
+      const k = viewers.length > 1 ? 1 : 0;
+      serverCpu[k].push((cpuMs(info.pid) - cpu0) / FILE_MB);
+      viewerCpu[k].push((own.user + own.system) / 1000 / FILE_MB);
+      say(`  CPU per MB: server ${round(serverCpu[k].at(-1)!)} ms, the bench's viewers ${round(viewerCpu[k].at(-1)!)} ms`);
       return FILE_MB / ((performance.now() - t0) / 1000);
     };
     const bare: number[] = [];
@@ -221,6 +240,9 @@ async function main(): Promise<void> {
       echo_ms_p95: round(pct(echo, 0.95)),
       rss_mb_before: round(rssBefore, 1),
       rss_mb_peak: round(rssPeak, 1),
+      server_cpu_ms_per_mb_1_viewer: round(median(serverCpu[0])),
+      server_cpu_ms_per_mb_10_viewers: round(median(serverCpu[1])),
+      viewers_cpu_ms_per_mb_10_viewers: round(median(viewerCpu[1])),
       ctrl_c_ms_p50: round(median(ctrlC)),
       ctrl_c_ms_max: round(Math.max(...ctrlC)),
       /** The machine's 1-minute load at the start and the end: a shared machine moves every number. */

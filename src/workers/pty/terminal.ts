@@ -1,7 +1,8 @@
 /**
  * One seat's terminal: the PTY, its screen model, and the output path. Bytes from the PTY are
  * gathered for a moment, then leave as one kind-4 frame for every viewer and, in the same step,
- * go to the model as one batch: viewers never wait on the model's parse. A repaint holds the PTY
+ * go to the model's feed (which parses a flood in big batches and skips what would scroll past
+ * the scrollback): viewers never wait on the model's parse. A repaint holds the PTY
  * and further frames until the model has parsed every byte already framed, so it is exactly the
  * state the next frame continues from (its sequence number is the last frame's).
  */
@@ -14,6 +15,7 @@ import type { FromPty, OpenSpec, TermFacts } from './protocol.js';
 import { ModeWatch, repaint, screenText } from './screen.js';
 import { PromptMarks } from './marks.js';
 import { readLineModes, secretWanted } from './echo.js';
+import { ModelFeed } from './feed.js';
 import type { ShellLaunch } from './shell.js';
 
 /** Model backlog that pauses the PTY, bytes: a flood waits in the kernel, not in the server's memory. */
@@ -58,8 +60,8 @@ export class SeatTerminal {
   private readonly pty: IPty;
   private readonly serializer: InstanceType<typeof SerializeAddon>;
   private readonly modes: ModeWatch;
+  private readonly feed: ModelFeed;
   private seq = 0;
-  private backlog = 0;
   private modelBehind = false;
   private holderBehind = false;
   private paused = false;
@@ -81,6 +83,7 @@ export class SeatTerminal {
     this.model = new Terminal({ cols: spec.cols, rows: spec.rows, scrollback: MODEL_SCROLLBACK_ROWS, allowProposedApi: true });
     this.serializer = new SerializeAddon();
     this.model.loadAddon(this.serializer as never);
+    this.feed = new ModelFeed(this.model, MODEL_SCROLLBACK_ROWS);
     this.modes = new ModeWatch(this.model);
     this.marks = new PromptMarks(this.model);
     this.marks.onChange(() => this.pushFacts());
@@ -96,6 +99,7 @@ export class SeatTerminal {
         clearTimeout(this.echoTimer);
         this.post({ t: 'exited', id: spec.id, code: exitCode, signal: signal ?? null });
         this.disposed = true;
+        this.feed.dispose();
         this.model.dispose();
       });
     });
@@ -130,9 +134,9 @@ export class SeatTerminal {
     return new Promise((resolve) => {
       const step = (): void => {
         // A waiting repaint holds the bytes gathered meanwhile; they go after it is sent.
-        if (this.repaintsWaiting > 0) { this.model.write('', step); return; }
+        if (this.repaintsWaiting > 0) { this.feed.afterParsed(step); return; }
         this.flush();
-        this.model.write('', resolve);
+        this.feed.afterParsed(resolve);
       };
       step();
     });
@@ -148,7 +152,7 @@ export class SeatTerminal {
     this.flush();
     this.repaintsWaiting++;
     this.updateFlow();
-    this.model.write('', () => {
+    this.feed.afterParsed(() => {
       if (!this.exited) {
         const bytes = Buffer.from(repaint(this.serializer, this.modes), 'utf8');
         const frame = this.frame(bytes, FRAME_FLAG_KEYFRAME, this.seq);
@@ -249,11 +253,7 @@ export class SeatTerminal {
       const frame = this.frame(bytes, 0, ++this.seq);
       this.post({ t: 'output', id: this.spec.id, frame }, [frame.buffer as ArrayBuffer]);
     }
-    this.backlog += n;
-    this.model.write(bytes, () => {
-      this.backlog -= n;
-      this.updateFlow();
-    });
+    this.feed.write(bytes, () => this.updateFlow());
     this.updateFlow();
   }
 
@@ -267,8 +267,8 @@ export class SeatTerminal {
   }
 
   private updateFlow(): void {
-    if (this.backlog > MODEL_BACKLOG_HIGH_BYTES) this.modelBehind = true;
-    else if (this.backlog < MODEL_BACKLOG_LOW_BYTES) this.modelBehind = false;
+    if (this.feed.backlog > MODEL_BACKLOG_HIGH_BYTES) this.modelBehind = true;
+    else if (this.feed.backlog < MODEL_BACKLOG_LOW_BYTES) this.modelBehind = false;
     // A waiting repaint holds frames, not the shell, until a whole frame's worth is held.
     const pause = this.modelBehind || this.holderBehind || (this.repaintsWaiting > 0 && this.batchBytes >= OUTPUT_FRAME_MAX_BYTES);
     if (pause === this.paused || this.exited) return;
