@@ -163,6 +163,18 @@ describe('the model feed', () => {
     m.term.dispose();
   });
 
+  it('once the model is gone, whoever waits on the feed is answered instead of waiting for ever', async () => {
+    const m = model();
+    const feed = new ModelFeed(m.term, SCROLLBACK);
+    const parsing = new Promise<void>((r) => feed.write(enc('before\r\n'), r));
+    const queued = new Promise<void>((r) => feed.write(enc('queued\r\n'), r));
+    feed.dispose();
+    m.term.dispose();
+    await Promise.all([parsing, queued]);
+    await new Promise<void>((r) => feed.afterParsed(r));
+    expect(feed.backlog).toBe(0);
+  });
+
   it('plain text is told from controls by its bytes', () => {
     expect(isPlain(enc('abc\r\n\t\bé漢'))).toBe(true);
     expect(isPlain(enc('abc\x1b[0m'))).toBe(false);

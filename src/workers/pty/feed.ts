@@ -64,6 +64,8 @@ interface Entry { bytes: Uint8Array; parsed?: () => void; barrier: boolean }
 
 export class ModelFeed {
   private queue: Entry[] = [];
+  /** The batch the model is parsing. */
+  private inFlight: Entry[] = [];
   private queuedBytes = 0;
   private parsing = false;
   /** Size of the last batch handed to the model, bytes. */
@@ -94,14 +96,19 @@ export class ModelFeed {
     this.pump();
   }
 
-  /** Stops the gathering timer; nothing reaches the model after this. */
+  /** Nothing reaches the model after this; whoever waits on it is answered now, as after a parse. */
   dispose(): void {
     this.disposed = true;
     clearTimeout(this.gatherTimer);
+    const waiting = [...this.inFlight.splice(0), ...this.queue.splice(0)];
+    this.backlog = 0;
+    this.queuedBytes = 0;
+    for (const e of waiting) e.parsed?.();
   }
 
   private pump(): void {
-    if (this.parsing || this.queue.length === 0 || this.disposed) return;
+    if (this.disposed) { setImmediate(() => this.dispose()); return; }
+    if (this.parsing || this.queue.length === 0) return;
     let end = 0;
     while (end < this.queue.length && !this.queue[end].barrier) end++;
     if (end === this.queue.length && this.gathers()) return;
@@ -117,8 +124,11 @@ export class ModelFeed {
     this.skippedBytes += from;
     const data = concatFrom(chunks, total, from);
     this.parsing = true;
+    this.inFlight = batch;
     this.model.write(data, () => {
+      if (this.disposed) return;
       this.parsing = false;
+      this.inFlight = [];
       this.backlog -= total;
       for (const e of batch) e.parsed?.();
       this.pump();

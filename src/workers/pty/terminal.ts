@@ -73,6 +73,10 @@ export class SeatTerminal {
   private lastFlushBytes = 0;
   /** Repaints waiting for the model: no frame leaves until they are sent (the PTY is held past one frame's worth). */
   private repaintsWaiting = 0;
+  /** The screen the last repaint serialized, kept until the model changes: repaints asked for together (a storm of watchers caught up at once) serialize once. */
+  private sharedRepaint: Buffer | null = null;
+  /** Screens serialized for repaints; a shared one counts once. */
+  serializations = 0;
   private disposed = false;
   private password = false;
   private echoTimer?: NodeJS.Timeout;
@@ -117,6 +121,7 @@ export class SeatTerminal {
     if (this.exited || (cols === this.model.cols && rows === this.model.rows)) return;
     this.pty.resize(cols, rows);
     this.model.resize(cols, rows);
+    this.sharedRepaint = null;
     this.pushFacts();
   }
 
@@ -154,8 +159,11 @@ export class SeatTerminal {
     this.updateFlow();
     this.feed.afterParsed(() => {
       if (!this.exited) {
-        const bytes = Buffer.from(repaint(this.serializer, this.modes), 'utf8');
-        const frame = this.frame(bytes, FRAME_FLAG_KEYFRAME, this.seq);
+        if (!this.sharedRepaint) {
+          this.sharedRepaint = Buffer.from(repaint(this.serializer, this.modes), 'utf8');
+          this.serializations++;
+        }
+        const frame = this.frame(this.sharedRepaint, FRAME_FLAG_KEYFRAME, this.seq);
         this.post({ t: 'repaint', id: this.spec.id, viewer, cols: this.model.cols, rows: this.model.rows, frame }, [frame.buffer as ArrayBuffer]);
       }
       this.repaintsWaiting--;
@@ -253,6 +261,7 @@ export class SeatTerminal {
       const frame = this.frame(bytes, 0, ++this.seq);
       this.post({ t: 'output', id: this.spec.id, frame }, [frame.buffer as ArrayBuffer]);
     }
+    this.sharedRepaint = null;
     this.feed.write(bytes, () => this.updateFlow());
     this.updateFlow();
   }
