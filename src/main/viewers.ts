@@ -47,8 +47,14 @@ export class ViewerHub {
     this.post({ t: 'send', viewers, data: encodeControl(msg) });
   }
 
+  /**
+   * Sends bytes the caller gives away: a buffer they fill whole moves to the relay without a copy
+   * (a terminal frame is up to 256 KB, sent for every flush) and is empty here afterwards.
+   */
   sendBinary(viewers: number[], data: Uint8Array): void {
-    if (viewers.length) this.post({ t: 'send_binary', viewers, data });
+    if (!viewers.length) return;
+    const whole = data.buffer instanceof ArrayBuffer && data.byteOffset === 0 && data.byteLength === data.buffer.byteLength;
+    this.post({ t: 'send_binary', viewers, data }, whole ? [data.buffer as ArrayBuffer] : undefined);
   }
 
   close(viewer: number, code: number, reason: string): void {

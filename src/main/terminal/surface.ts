@@ -210,8 +210,8 @@ export class TerminalSurface implements Surface {
         if (!v || !this.hub) return;
         this.counters.repaints++;
         this.hub.send(m.viewer, { t: 'term_view', term: r.id, number: r.number, seat: r.seat, shell: r.shell, cwd: r.cwd, cols: m.cols, rows: m.rows } satisfies TermServerMessage);
-        this.hub.sendBinary([m.viewer], m.frame);
         v.unacked += m.frame.byteLength - TERM_HEADER_BYTES;
+        this.hub.sendBinary([m.viewer], m.frame);
         v.live = true;
         this.hub.send(m.viewer, r.stateMessage(m.viewer));
         break;
