@@ -40,7 +40,8 @@ async function both(setup: Array<string | Uint8Array>, flood: Uint8Array[]): Pro
   const feed = new ModelFeed(a.term, SCROLLBACK);
   // An empty first write keeps the model busy while the flood queues behind it as one batch.
   feed.write(new Uint8Array(0));
-  for (const c of flood) feed.write(c);
+  // As the terminal hands them over: a flush's PTY reads together, in order.
+  for (let i = 0; i < flood.length; i += 5) feed.write(flood.slice(i, i + 5));
   await new Promise<void>((r) => feed.afterParsed(r));
   for (const c of flood) b.term.write(c);
   await new Promise<void>((r) => b.term.write('', r));
@@ -181,5 +182,32 @@ describe('the model feed', () => {
     expect(isPlain(enc('abc\x07'))).toBe(false);
     expect(isPlain(enc('abc\u0090'))).toBe(false);
     expect(isPlain(enc('abc\u00a0'))).toBe(true);
+  });
+
+  it('the four-bytes-at-a-time scan judges random bytes at every alignment as a byte-by-byte reading does', () => {
+    const byByte = (b: Uint8Array): boolean => {
+      for (let i = 0; i < b.length; i++) {
+        if (b[i] < 0x20 && ![0x08, 0x09, 0x0a, 0x0d].includes(b[i])) return false;
+        if (b[i] === 0xc2 && i + 1 < b.length && b[i + 1] >= 0x80 && b[i + 1] <= 0x9f) return false;
+      }
+      return true;
+    };
+    const rand = rng(3);
+    const special = [0x0a, 0x0d, 0x09, 0x08, 0x1b, 0x07, 0xc2, 0x85, 0x9f, 0xa0, 0x7f, 0x80, 0x00];
+    let plain = 0;
+    for (let t = 0; t < 50_000; t++) {
+      const n = Math.floor(rand() * 24);
+      const b = Buffer.alloc(n + 3);
+      for (let i = 0; i < b.length; i++) {
+        const r = rand();
+        b[i] = r < 0.93 ? 0x20 + Math.floor(rand() * 95) : special[Math.floor(rand() * special.length)];
+      }
+      const v = b.subarray(t % 4 === 3 ? 0 : t % 3, (t % 3) + n);
+      const want = byByte(v);
+      if (want) plain++;
+      expect(isPlain(v)).toBe(want);
+    }
+    expect(plain).toBeGreaterThan(5_000);
+    expect(plain).toBeLessThan(45_000);
   });
 });

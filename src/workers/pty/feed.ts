@@ -49,15 +49,31 @@ NOT_PLAIN[0xc2] = 2;
 
 /** Whether `bytes` is plain text from `from` on. */
 export function isPlain(bytes: Uint8Array, from = 0): boolean {
-  // Most floods that are not plain are coloured: ESC is found at memchr speed before the byte walk.
+  // Most floods that are not plain are coloured: ESC is found at memchr speed before the word walk.
   if (bytes.indexOf(0x1b, from) !== -1) return false;
-  for (let i = from; i < bytes.length; i++) {
-    const kind = NOT_PLAIN[bytes[i]];
-    if (kind === 1) return false;
-    if (kind === 2 && i + 1 < bytes.length && bytes[i + 1] >= 0x80 && bytes[i + 1] <= 0x9f) return false;
+  const end = bytes.length;
+  let i = from;
+  while (i < end && ((bytes.byteOffset + i) & 3) !== 0) if (!plainAt(bytes, i++)) return false;
+  if (i >= end) return true;
+  // Four bytes at a time: a word of printable ASCII (0x20-0x7f) passes with one test; a word with a
+  // control, or UTF-8, is looked at byte by byte (in a text flood, the CR LF words and little more).
+  const words = new Uint32Array(bytes.buffer, bytes.byteOffset + i, (end - i) >> 2);
+  for (let k = 0; k < words.length; k++) {
+    const w = words[k];
+    if ((((w - 0x20202020) | w) & 0x80808080) === 0) continue;
+    const at = i + k * 4;
+    if (!plainAt(bytes, at) || !plainAt(bytes, at + 1) || !plainAt(bytes, at + 2) || !plainAt(bytes, at + 3)) return false;
   }
+  for (let j = i + words.length * 4; j < end; j++) if (!plainAt(bytes, j)) return false;
   // A C1 lead at a chunk's end is judged with the next chunk's first byte by the caller's walk.
   return true;
+}
+
+function plainAt(bytes: Uint8Array, i: number): boolean {
+  const kind = NOT_PLAIN[bytes[i]];
+  if (kind === 0) return true;
+  if (kind === 1) return false;
+  return !(i + 1 < bytes.length && bytes[i + 1] >= 0x80 && bytes[i + 1] <= 0x9f);
 }
 
 interface Entry { bytes: Uint8Array; parsed?: () => void; barrier: boolean }
@@ -81,12 +97,16 @@ export class ModelFeed {
 
   constructor(private readonly model: Terminal, private readonly scrollback: number) {}
 
-  /** Queues bytes; `parsed` runs once they (and maybe bytes queued after them) are in the model. */
-  write(bytes: Uint8Array, parsed?: () => void): void {
+  /** Queues bytes (one piece or several in order); `parsed` runs once they (and maybe bytes queued after them) are in the model. */
+  write(bytes: Uint8Array | Uint8Array[], parsed?: () => void): void {
+    const pieces = Array.isArray(bytes) ? bytes : [bytes];
     if (this.queuedBytes === 0) this.gatheringSince = performance.now();
-    this.backlog += bytes.length;
-    this.queuedBytes += bytes.length;
-    this.queue.push({ bytes, parsed, barrier: false });
+    for (let i = 0; i < pieces.length; i++) {
+      this.backlog += pieces[i].length;
+      this.queuedBytes += pieces[i].length;
+      this.queue.push({ bytes: pieces[i], parsed: i === pieces.length - 1 ? parsed : undefined, barrier: false });
+    }
+    if (pieces.length === 0 && parsed) this.queue.push({ bytes: EMPTY, parsed, barrier: false });
     this.pump();
   }
 

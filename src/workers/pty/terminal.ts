@@ -163,7 +163,7 @@ export class SeatTerminal {
           this.sharedRepaint = Buffer.from(repaint(this.serializer, this.modes), 'utf8');
           this.serializations++;
         }
-        const frame = this.frame(this.sharedRepaint, FRAME_FLAG_KEYFRAME, this.seq);
+        const frame = this.frame([this.sharedRepaint], this.sharedRepaint.byteLength, FRAME_FLAG_KEYFRAME, this.seq);
         this.post({ t: 'repaint', id: this.spec.id, viewer, cols: this.model.cols, rows: this.model.rows, frame }, [frame.buffer as ArrayBuffer]);
       }
       this.repaintsWaiting--;
@@ -252,26 +252,29 @@ export class SeatTerminal {
   private flush(): void {
     if (this.batchBytes === 0 || this.repaintsWaiting > 0 || this.disposed) return;
     const n = this.batchBytes;
-    const bytes = this.batch.length === 1 ? this.batch[0] : Buffer.concat(this.batch, n);
+    // The PTY's reads go as they are: copied once into the frame, and to the model's feed, which
+    // joins only what it parses.
+    const reads = this.batch;
     this.batch = [];
     this.batchBytes = 0;
     this.lastFlushAt = performance.now();
     this.lastFlushBytes = n;
     if (this.viewers > 0) {
-      const frame = this.frame(bytes, 0, ++this.seq);
+      const frame = this.frame(reads, n, 0, ++this.seq);
       this.post({ t: 'output', id: this.spec.id, frame }, [frame.buffer as ArrayBuffer]);
     }
     this.sharedRepaint = null;
-    this.feed.write(bytes, () => this.updateFlow());
+    this.feed.write(reads, () => this.updateFlow());
     this.updateFlow();
   }
 
-  private frame(bytes: Uint8Array, flags: number, seq: number): Uint8Array {
-    const frame = new Uint8Array(TERM_HEADER_BYTES + bytes.byteLength);
+  private frame(parts: Uint8Array[], bytes: number, flags: number, seq: number): Uint8Array {
+    const frame = new Uint8Array(TERM_HEADER_BYTES + bytes);
     const view = new DataView(frame.buffer);
     writeTermHeader(view, this.spec.id, seq >>> 0);
     view.setUint8(1, flags);
-    frame.set(bytes, TERM_HEADER_BYTES);
+    let at = TERM_HEADER_BYTES;
+    for (const p of parts) { frame.set(p, at); at += p.byteLength; }
     return frame;
   }
 
