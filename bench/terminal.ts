@@ -6,7 +6,8 @@
  *  - the server's RSS before and at its peak during the floods, and CPU per MB (the server's
  *    threads, and the bench's own viewers, which share the machine's cores with it);
  *  - Ctrl-C from the keyboard holder during a `yes` flood, to the prompt's done mark (goal ≤ 200 ms).
- * Usage: ./forge bench terminal [--json] [--mb N] [--runs N]. The last line is one JSON object.
+ * Usage: ./forge bench terminal [--json] [--mb N] [--runs N]. The last line is one JSON object;
+ * the run is kept under bench/results/ for `./forge bench report`.
  * SERVER_NODE_FLAGS (say `--cpu-prof --cpu-prof-dir=DIR`) is passed to the server's node.
  * Goals: 10 viewers at ≥ 0.5x the bare pipe; echo p50 ≤ 5 ms; RSS flat during the flood.
  */
@@ -21,6 +22,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { decodeControl, encodeControl, FRAME_KIND_TERMINAL } from '../src/shared/protocol.js';
 import { readTermHeader } from '../src/shared/terminal.js';
+import { saveRun } from './harness.js';
 
 const { values } = parseArgs({ options: { json: { type: 'boolean' }, mb: { type: 'string' }, runs: { type: 'string' } } });
 const FILE_MB = Number(values.mb ?? 100);
@@ -252,6 +254,7 @@ async function main(): Promise<void> {
       console.table(result);
       say(`10 viewers / bare pipe: ${round(result.mb_per_s_10_viewers / result.bare_pipe_mb_per_s)}x (goal ≥ 0.5x); echo p50 ${result.echo_ms_p50} ms (goal ≤ 5 ms)`);
     }
+    saveRun('terminal', result);
     process.stdout.write(JSON.stringify(result) + '\n');
   } finally {
     server.kill('SIGTERM');
