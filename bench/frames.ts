@@ -35,7 +35,11 @@ const MAIN_MODE = process.argv.includes('--modes') ? MODES[0]! : DEFAULT_ENCODE_
 /** Screencast JPEG quality: what viewers built on screencast commonly use. */
 const SCREENCAST_JPEG_QUALITY = 80;
 
-interface Figures { fps: number; cpu_ms_per_frame: number; kb_per_frame: number; latency_ms_p50: number; latency_ms_p95: number }
+interface Figures {
+  fps: number; cpu_ms_per_frame: number; kb_per_frame: number; latency_ms_p50: number; latency_ms_p95: number;
+  /** Frames the page itself ran (requestAnimationFrame callbacks per second) while forge captured it: the ceiling of `fps`. */
+  page_fps?: number;
+}
 const round = (n: number, d = 2): number => Math.round(n * 10 ** d) / 10 ** d;
 const log = (s: string): void => { if (!json) process.stderr.write(s + '\n'); };
 
@@ -59,14 +63,19 @@ async function forgePath(pipeline: FramePipeline, source: number, page: string):
   await sleep(200);
   relay.post({ t: 'watch', viewer: relay.opened[relay.opened.length - 1]!, source, tab });
   await sleep(1000); // warm-up: the first keyframe, page faults of fresh ring slots
+  const { sessionId } = await cdp.send<{ sessionId: string }>('Target.attachToTarget', { targetId, flatten: true });
+  const evaluate = async <T>(expression: string): Promise<T> =>
+    (await cdp.send<{ result: { value: T } }>('Runtime.evaluate', { expression, returnByValue: true }, sessionId)).result.value;
+  await evaluate('window.__forgeRaf = { n: 0, t0: performance.now() }; (function count() { window.__forgeRaf.n++; requestAnimationFrame(count); })(); 0');
   const cpu0 = hostCpu();
   gen.go();
   const r = await gen.result();
   const cpu = hostCpu() - cpu0;
+  const raf = await evaluate<{ n: number; ms: number }>('({ n: window.__forgeRaf.n, ms: performance.now() - window.__forgeRaf.t0 })');
   await pipeline.uncapture(targetId);
   await cdp.send('Target.closeTarget', { targetId });
   const v = r.viewers[0]!;
-  return { fps: v.fps, cpu_ms_per_frame: cpu / Math.max(1, v.frames), kb_per_frame: v.kb_per_frame, latency_ms_p50: v.latency_ms_p50, latency_ms_p95: v.latency_ms_p95 };
+  return { fps: v.fps, cpu_ms_per_frame: cpu / Math.max(1, v.frames), kb_per_frame: v.kb_per_frame, latency_ms_p50: v.latency_ms_p50, latency_ms_p95: v.latency_ms_p95, page_fps: raf.n / (raf.ms / 1000) };
 }
 
 /** CDP screencast → decode → WebP, newest frame only (one encode at a time, older frames dropped). */
