@@ -65,6 +65,7 @@ export function mountTerminalRow(p: TerminalRowParts): void {
     const opened = await raiseTerminal(body, p.conn, {
       seat,
       bar: { actions, setTitle: (t) => { if (p.takeover.shown === mine) p.takeover.setTitle(t); } },
+      leave: () => { if (p.takeover.shown === mine) p.takeover.lower(); },
       onFail: (m) => { p.say(m); },
     });
     if (p.takeover.shown !== mine) { opened?.close(); return; }

@@ -42,6 +42,8 @@ export interface TerminalOptions {
    * back to chat and the history entry; it closes the surface when it lowers.
    */
   bar?: { setTitle(title: string): void; actions: HTMLElement };
+  /** Under another bar: lowers the surface the way that bar's back to chat does. */
+  leave?: () => void;
 }
 
 export interface TerminalSurfaceHandle {
@@ -185,8 +187,16 @@ export function openTerminalSurface(root: HTMLElement, conn: TerminalConn, opts:
 
   term.onData((d) => send(bar.modify(d)));
   term.onBinary((d) => send(d));
-  // Cmd+W belongs to the window or the tab, never to the shell.
-  term.attachCustomKeyEventHandler((e) => !(e.metaKey && e.key.toLowerCase() === 'w'));
+  // Cmd+W belongs to the window or the tab, never to the shell. A desktop browser takes it before
+  // the page; on a phone's hardware keyboard nothing does, so there it lowers the surface as Back does.
+  const isCmdW = (e: KeyboardEvent): boolean => e.metaKey && e.key.toLowerCase() === 'w';
+  term.attachCustomKeyEventHandler((e) => !isCmdW(e));
+  const onCmdW = (e: KeyboardEvent): void => {
+    if (!isCmdW(e) || !matchMedia('(pointer: coarse)').matches) return;
+    e.preventDefault();
+    if (opts.bar) opts.leave?.(); else history.back();
+  };
+  window.addEventListener('keydown', onCmdW, true);
 
   controlB.addEventListener('click', () => {
     if (!id) return;
@@ -241,6 +251,7 @@ export function openTerminalSurface(root: HTMLElement, conn: TerminalConn, opts:
     offBin();
     ro.disconnect();
     window.removeEventListener('popstate', onPop);
+    window.removeEventListener('keydown', onCmdW, true);
     term.dispose();
     el.remove();
     if (opts.bar) q<HTMLElement>('.term-controls')?.remove();
