@@ -3,37 +3,26 @@
  * the browser's Back lowers it, Cmd+W never reaches the shell, and on a phone (where no window or
  * tab takes Cmd+W) Cmd+W lowers it, on its own page and under the main client's takeover bar.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { startForge, mcpClient, type RunningServer } from './helpers/server.js';
-import { launchClientBrowser, openClient, DESKTOP, PHONE_430 } from './helpers/client-page.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { openClient, DESKTOP, PHONE_430 } from './helpers/client-page.js';
+import { useClientRig } from './helpers/client-rig.js';
 import { TERM_STATE } from '../src/shared/terminal.js';
 
 const SEAT = 'default/proj/lead';
 const LOWERED = 'the terminal is lowered; reload to raise it again';
 
 describe('leaving the terminal surface', () => {
-  let server: RunningServer;
-  let agent: Client;
-  let browser: Browser;
+  const rig = useClientRig(SEAT, '[terminal]\nshell = "/bin/bash"\n');
   let pageUrl = '';
 
   beforeAll(async () => {
-    server = await startForge({ toml: '[terminal]\nshell = "/bin/bash"\n' });
-    agent = await mcpClient(server.info, SEAT);
-    await agent.callTool({ name: 'terminal__run', arguments: { command: 'echo ready' } });
-    browser = await launchClientBrowser();
-    pageUrl = `http://127.0.0.1:${server.info.port}/terminal.html?token=${server.info.token}&seat=${SEAT}`;
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await agent?.close();
-    await server?.stop();
+    await rig.agent.callTool({ name: 'terminal__run', arguments: { command: 'echo ready' } });
+    pageUrl = `http://127.0.0.1:${rig.server.info.port}/terminal.html?token=${rig.server.info.token}&seat=${SEAT}`;
   });
 
   const screen = async (): Promise<string> => {
-    const r = await agent.callTool({ name: 'terminal__read', arguments: {} });
+    const r = await rig.agent.callTool({ name: 'terminal__read', arguments: {} });
     return (r.structuredContent as { text: string }).text;
   };
   const surfaceUp = async (page: Page): Promise<void> => {
@@ -41,7 +30,7 @@ describe('leaving the terminal surface', () => {
   };
 
   it('on a desktop, Cmd+W reaches neither the shell nor the surface, and Back lowers the surface', async () => {
-    const client = await openClient(browser, `${server.info.viewer_url}&seat=${SEAT}`, DESKTOP);
+    const client = await openClient(rig.browser, `${rig.server.info.viewer_url}&seat=${SEAT}`, DESKTOP);
     const { page } = client;
     await page.goto(pageUrl);
     await surfaceUp(page);
@@ -61,7 +50,7 @@ describe('leaving the terminal surface', () => {
   });
 
   it('on a phone, Cmd+W from a hardware keyboard lowers the surface on its own page', async () => {
-    const client = await openClient(browser, `${server.info.viewer_url}&seat=${SEAT}`, PHONE_430);
+    const client = await openClient(rig.browser, `${rig.server.info.viewer_url}&seat=${SEAT}`, PHONE_430);
     const { page } = client;
     await page.goto(pageUrl);
     await surfaceUp(page);
@@ -74,7 +63,7 @@ describe('leaving the terminal surface', () => {
   });
 
   it('on a phone, Cmd+W lowers the terminal raised from the strip, back to the chat', async () => {
-    const client = await openClient(browser, `${server.info.viewer_url}&seat=${SEAT}`, PHONE_430);
+    const client = await openClient(rig.browser, `${rig.server.info.viewer_url}&seat=${SEAT}`, PHONE_430);
     const { page } = client;
     await page.locator('#terminal-row').tap();
     const layer = page.locator('.takeover[data-surface="terminal"]');

@@ -3,43 +3,29 @@
  * real server: it appears when the seat has a terminal, says its state (running, another client
  * has the keyboard, off), and raising it opens the terminal surface under the takeover's bar.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { startForge, mcpClient, type RunningServer } from './helpers/server.js';
-import { launchClientBrowser, openClient } from './helpers/client-page.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { openClient } from './helpers/client-page.js';
+import { useClientRig } from './helpers/client-rig.js';
 import { Viewer } from './helpers/term-viewer.js';
 import { TERM_STATE } from '../src/shared/terminal.js';
 
 const SEAT = 'default/proj/lead';
 
 describe('the strip\'s terminal row', () => {
-  let server: RunningServer;
-  let agent: Client;
-  let browser: Browser;
+  const rig = useClientRig(SEAT, '[terminal]\nshell = "/bin/bash"\n');
   let url = '';
 
-  beforeAll(async () => {
-    server = await startForge({ toml: '[terminal]\nshell = "/bin/bash"\n' });
-    agent = await mcpClient(server.info, SEAT);
-    browser = await launchClientBrowser();
-    url = `${server.info.viewer_url}&seat=${SEAT}`;
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await agent?.close();
-    await server?.stop();
-  });
+  beforeAll(() => { url = `${rig.server.info.viewer_url}&seat=${SEAT}`; });
 
   it('is absent until the seat has a terminal, then shows it and its state', async () => {
-    const client = await openClient(browser, url);
+    const client = await openClient(rig.browser, url);
     const row = client.page.locator('#terminal-row');
     expect(await row.count()).toBe(0);
-    await agent.callTool({ name: 'terminal__run', arguments: { command: 'echo strip-row-ready' } });
+    await rig.agent.callTool({ name: 'terminal__run', arguments: { command: 'echo strip-row-ready' } });
     await expect.poll(() => row.getAttribute('data-state'), { timeout: 10_000 }).toBe('idle');
     expect(await row.locator('.row-name').textContent()).toMatch(/^terminal \d+$/);
     // A command the agent is running shows as running, and the row goes back when it ends.
-    const run = agent.callTool({ name: 'terminal__run', arguments: { command: 'sleep 1.5' } });
+    const run = rig.agent.callTool({ name: 'terminal__run', arguments: { command: 'sleep 1.5' } });
     await expect.poll(() => row.getAttribute('data-state'), { timeout: 10_000 }).toBe('running');
     await run;
     await expect.poll(() => row.getAttribute('data-state'), { timeout: 10_000 }).toBe('idle');
@@ -47,7 +33,7 @@ describe('the strip\'s terminal row', () => {
   });
 
   it('raising it opens the terminal under the takeover\'s bar, and back to chat lowers it', async () => {
-    const client = await openClient(browser, url);
+    const client = await openClient(rig.browser, url);
     const { page } = client;
     await page.locator('#terminal-row').click();
     const layer = page.locator('.takeover[data-surface="terminal"]');
@@ -63,28 +49,28 @@ describe('the strip\'s terminal row', () => {
     await page.keyboard.type('echo from-the-strip-$((2*21))');
     await page.keyboard.press('Enter');
     await expect.poll(async () => {
-      const r = await agent.callTool({ name: 'terminal__read', arguments: {} });
+      const r = await rig.agent.callTool({ name: 'terminal__read', arguments: {} });
       return (r.structuredContent as { text: string }).text;
     }, { timeout: 10_000 }).toContain('from-the-strip-42');
     await page.getByRole('button', { name: 'back to chat' }).click();
     await expect.poll(() => layer.isHidden(), { timeout: 5000 }).toBe(true);
     // Going back to chat gave the keyboard up: the agent may type again.
-    await expect.poll(async () => (await agent.callTool({ name: 'terminal__write', arguments: { keys: ['Ctrl-L'] } })).isError ?? false, { timeout: 5000 }).toBe(false);
+    await expect.poll(async () => (await rig.agent.callTool({ name: 'terminal__write', arguments: { keys: ['Ctrl-L'] } })).isError ?? false, { timeout: 5000 }).toBe(false);
     await client.close();
   });
 
   it('says another client has the keyboard while someone else holds it, and off once the terminal ends', async () => {
-    const client = await openClient(browser, url);
+    const client = await openClient(rig.browser, url);
     const row = client.page.locator('#terminal-row');
     await expect.poll(() => row.getAttribute('data-state'), { timeout: 10_000 }).toBe('idle');
-    const other = await Viewer.open(server.info);
+    const other = await Viewer.open(rig.server.info);
     other.send({ t: 'term_attach', seat: SEAT, cols: 80, rows: 24 });
     const view = await other.until(() => other.message('term_view'), 10_000, 'term_view');
     other.send({ t: 'term_control', term: view.term, take: true });
     await expect.poll(() => row.getAttribute('data-state'), { timeout: 10_000 }).toBe(TERM_STATE.otherHasKeyboard);
     other.close();
     await expect.poll(() => row.getAttribute('data-state'), { timeout: 10_000 }).toBe('idle');
-    await agent.callTool({ name: 'terminal__close', arguments: {} });
+    await rig.agent.callTool({ name: 'terminal__close', arguments: {} });
     await expect.poll(() => row.getAttribute('data-state'), { timeout: 10_000 }).toBe('off');
     await client.close();
   });

@@ -3,38 +3,23 @@
  * the shell's prompt, typing after take control reaches the shell, and a phone-sized viewport
  * shows the touch key bar.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromium, type Browser } from 'playwright-core';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { startForge, mcpClient, type RunningServer } from './helpers/server.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useClientRig } from './helpers/client-rig.js';
 import { TERM_STATE } from '../src/shared/terminal.js';
 
 const SEAT = 'default/proj/lead';
 
 describe('the terminal surface in the web client', () => {
-  let server: RunningServer;
-  let agent: Client;
-  let browser: Browser;
+  const rig = useClientRig(SEAT);
   let url = '';
 
   beforeAll(async () => {
-    server = await startForge();
-    agent = await mcpClient(server.info);
-    await agent.callTool({ name: 'terminal__run', arguments: { command: 'echo hello-from-the-agent' } });
-    browser = await chromium.launch({
-      executablePath: '/usr/lib/chromium/chromium',
-      args: ['--headless=new', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    });
-    url = `http://127.0.0.1:${server.info.port}/terminal.html?token=${server.info.token}&seat=${SEAT}`;
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await agent?.close();
-    await server?.stop();
+    await rig.agent.callTool({ name: 'terminal__run', arguments: { command: 'echo hello-from-the-agent' } });
+    url = `http://127.0.0.1:${rig.server.info.port}/terminal.html?token=${rig.server.info.token}&seat=${SEAT}`;
   });
 
   it('shows the shell\'s prompt and what the agent ran, as a dialog with a live state line', async () => {
-    const page = await browser.newPage({ viewport: { width: 1200, height: 800 } });
+    const page = await rig.browser.newPage({ viewport: { width: 1200, height: 800 } });
     const scripts: string[] = [];
     page.on('request', (r) => { if (r.resourceType() === 'script') scripts.push(new URL(r.url()).pathname); });
     await page.goto(url);
@@ -45,7 +30,7 @@ describe('the terminal surface in the web client', () => {
     // xterm.js is its own chunk, fetched when the terminal is raised, not part of the page's entry.
     expect(scripts.some((p) => /^\/surface-[A-Z0-9]+\.js$/.test(p))).toBe(true);
     expect(await page.locator('.term-title').textContent()).toMatch(/^terminal \d+ · \w+ · \//);
-    const read = await agent.callTool({ name: 'terminal__read', arguments: {} });
+    const read = await rig.agent.callTool({ name: 'terminal__read', arguments: {} });
     const prompt = (read.structuredContent as { text: string }).text.split('\n').pop()!.trim();
     expect(prompt.length).toBeGreaterThan(0);
     await expect.poll(() => page.locator('.xterm-rows').innerText(), { timeout: 10_000 }).toContain('hello-from-the-agent');
@@ -54,7 +39,7 @@ describe('the terminal surface in the web client', () => {
   });
 
   it('typing after take control reaches the shell', async () => {
-    const page = await browser.newPage({ viewport: { width: 1200, height: 800 } });
+    const page = await rig.browser.newPage({ viewport: { width: 1200, height: 800 } });
     await page.goto(url);
     await expect.poll(() => page.locator('.term-state').textContent(), { timeout: 15_000 }).toBe(TERM_STATE.viewOnly);
     await page.keyboard.type('echo ignored-while-viewing');
@@ -64,10 +49,10 @@ describe('the terminal surface in the web client', () => {
     await page.keyboard.type('echo typed-in-the-browser-$((6*7))');
     await page.keyboard.press('Enter');
     await expect.poll(async () => {
-      const r = await agent.callTool({ name: 'terminal__read', arguments: {} });
+      const r = await rig.agent.callTool({ name: 'terminal__read', arguments: {} });
       return (r.structuredContent as { text: string }).text;
     }, { timeout: 10_000 }).toContain('typed-in-the-browser-42');
-    const r = await agent.callTool({ name: 'terminal__read', arguments: {} });
+    const r = await rig.agent.callTool({ name: 'terminal__read', arguments: {} });
     expect((r.structuredContent as { text: string }).text).not.toContain('ignored-while-viewing');
     await page.getByRole('button', { name: 'release control' }).click();
     await expect.poll(() => page.locator('.term-state').textContent(), { timeout: 10_000 }).toBe(TERM_STATE.viewOnly);
@@ -75,7 +60,7 @@ describe('the terminal surface in the web client', () => {
   });
 
   it('a phone-sized viewport shows the touch key bar with 44 px targets', async () => {
-    const ctx = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 3 });
+    const ctx = await rig.browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 3 });
     const page = await ctx.newPage();
     await page.goto(url);
     const bar = page.getByRole('toolbar', { name: 'terminal keys' });
@@ -91,7 +76,7 @@ describe('the terminal surface in the web client', () => {
     expect(await bar.getByRole('button', { name: 'Escape' }).isDisabled()).toBe(true);
     await page.getByRole('button', { name: 'take control' }).tap();
     await expect.poll(() => page.locator('.term-state').textContent(), { timeout: 10_000 }).toBe(TERM_STATE.youHaveControl);
-    await agent.callTool({ name: 'terminal__close', arguments: {} }).catch(() => undefined);
+    await rig.agent.callTool({ name: 'terminal__close', arguments: {} }).catch(() => undefined);
     await ctx.close();
   });
 });
