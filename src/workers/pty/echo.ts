@@ -1,10 +1,26 @@
 /**
- * ECHO off, read from the PTY's termios: `stty -F <slave> -a` on the terminal's own pts device.
- * A program reading a secret (sudo, ssh, `read -s`) turns ECHO off and keeps canonical mode;
- * readline and full-screen programs turn off both, so "a password is wanted" is ECHO off with
- * ICANON on.
+ * ECHO off, read from the PTY's termios. A program reading a secret (sudo, ssh, `read -s`) turns
+ * ECHO off and keeps canonical mode; readline and full-screen programs turn off both, so "a
+ * password is wanted" is ECHO off with ICANON on. Read in the process through native/ptymodes
+ * (tcgetattr on the PTY's master, which Linux answers with the shell side's termios); where that
+ * addon did not build, `stty -F <slave> -a` on the terminal's own pts device, which costs a fork of
+ * the server (~18 ms of the worker thread blocked, measured with a 300 MB process).
  */
 import { execFile } from 'node:child_process';
+import { createRequire } from 'node:module';
+
+interface PtyModesNative { lineModes(fd: number): LineModes }
+
+function loadNative(): PtyModesNative | null {
+  try {
+    return createRequire(import.meta.url)('forge-ptymodes') as PtyModesNative;
+  } catch {
+    return null;
+  }
+}
+
+/** The addon, or null where it did not build (then termios is read by spawning stty). */
+export const ptyModesNative = loadNative();
 
 /** Bound on one termios read, ms: stty on a local pts answers in a few ms. */
 const STTY_TIMEOUT_MS = 2000;
@@ -19,7 +35,19 @@ export function parseStty(text: string): LineModes | null {
   return { echo, icanon };
 }
 
-export function readLineModes(ptsName: string): Promise<LineModes | null> {
+/** The terminal's line modes: from the master fd in the process when it can, else from stty on the pts. */
+export function readLineModes(pty: { fd?: number; ptsName: string }): Promise<LineModes | null> {
+  if (ptyModesNative && typeof pty.fd === 'number') {
+    try {
+      return Promise.resolve(ptyModesNative.lineModes(pty.fd));
+    } catch {
+      return Promise.resolve(null); // the terminal is gone
+    }
+  }
+  return readLineModesWithStty(pty.ptsName);
+}
+
+export function readLineModesWithStty(ptsName: string): Promise<LineModes | null> {
   return new Promise((resolve) => {
     execFile('stty', ['-F', ptsName, '-a'], { timeout: STTY_TIMEOUT_MS }, (err, stdout) => {
       resolve(err ? null : parseStty(stdout));

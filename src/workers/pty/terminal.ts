@@ -201,7 +201,7 @@ export class SeatTerminal {
   /** Reads termios now: whether a program is reading a secret. */
   async checkEcho(): Promise<boolean> {
     if (this.exited) return false;
-    const wanted = secretWanted(await readLineModes((this.pty as IPty & { ptsName: string }).ptsName));
+    const wanted = secretWanted(await readLineModes(this.pty as IPty & { fd?: number; ptsName: string }));
     if (wanted !== this.password) {
       this.password = wanted;
       this.pushFacts();
