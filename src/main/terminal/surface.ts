@@ -195,6 +195,7 @@ export class TerminalSurface implements Surface {
     switch (m.t) {
       case 'opened':
         r.pid = m.pid;
+        if (m.lineModes === 'stty') log.warn({ seat: r.seat, terminal: r.id }, 'terminal started without native/ptymodes: password detection spawns stty after each quiet spell');
         if (r.phase === 'opening') r.phase = 'live';
         r.resolveOpened();
         this.pushState(r);

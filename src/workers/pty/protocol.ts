@@ -75,7 +75,8 @@ export type ToPty =
 
 /** pty → main */
 export type FromPty =
-  | { t: 'opened'; id: number; pid: number }
+  /** `lineModes`: how termios is read for password detection (in the process, or by spawning stty where the addon is missing). */
+  | { t: 'opened'; id: number; pid: number; lineModes: 'in-process' | 'stty' }
   | { t: 'open_failed'; id: number; message: string }
   /** A kind-4 frame (header included), for every live viewer of the terminal. */
   | { t: 'output'; id: number; frame: Uint8Array }

@@ -8,6 +8,7 @@ import type { FromPty, ToPty } from './protocol.js';
 import { SeatTerminal } from './terminal.js';
 import { ShellStartup } from './shell.js';
 import { encodeKey } from './keys.js';
+import { ptyModesNative } from './echo.js';
 import { run, wait } from './commands.js';
 
 const port = parentPort!;
@@ -40,7 +41,7 @@ port.on('message', (m: ToPty) => {
         post(msg, transfer);
       });
       terminals.set(m.spec.id, term);
-      post({ t: 'opened', id: m.spec.id, pid: term.pid });
+      post({ t: 'opened', id: m.spec.id, pid: term.pid, lineModes: ptyModesNative ? 'in-process' : 'stty' });
       term.pushFacts();
     } catch (e) {
       post({ t: 'open_failed', id: m.spec.id, message: `${m.spec.shell} could not be started: ${(e as Error).message}` });
