@@ -3,7 +3,7 @@
  * changed-pixel loop. Null where it did not build; the capture then uses pread and JavaScript,
  * and `nativeMissing` says why.
  */
-import { createRequire } from 'node:module';
+import { loadAddon } from '../addon.js';
 
 export interface FbNative {
   /** The whole file as an ArrayBuffer over a private mapping of it. */
@@ -15,16 +15,6 @@ export interface FbNative {
   ): number;
 }
 
-const require = createRequire(import.meta.url);
-
-function load(): { native: FbNative | null; why: string } {
-  try {
-    return { native: require('forge-fbmap') as FbNative, why: '' };
-  } catch (e) {
-    return { native: null, why: (e as Error).message };
-  }
-}
-
-const loaded = load();
-export const fbNative = loaded.native;
+const loaded = loadAddon<FbNative>('forge-fbmap');
+export const fbNative = loaded.addon;
 export const nativeMissing = loaded.why;

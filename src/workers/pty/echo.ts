@@ -7,20 +7,12 @@
  * the server (~18 ms of the worker thread blocked, measured with a 300 MB process).
  */
 import { execFile } from 'node:child_process';
-import { createRequire } from 'node:module';
+import { loadAddon } from '../addon.js';
 
 interface PtyModesNative { lineModes(fd: number): LineModes }
 
-function loadNative(): PtyModesNative | null {
-  try {
-    return createRequire(import.meta.url)('forge-ptymodes') as PtyModesNative;
-  } catch {
-    return null;
-  }
-}
-
 /** The addon, or null where it did not build (then termios is read by spawning stty). */
-export const ptyModesNative = loadNative();
+export const ptyModesNative = loadAddon<PtyModesNative>('forge-ptymodes').addon;
 
 /** Bound on one termios read, ms: stty on a local pts answers in a few ms. */
 const STTY_TIMEOUT_MS = 2000;

@@ -11,6 +11,7 @@
  * stand at ground when the batch starts (no sequence half read), which is read from the model.
  */
 import type { Terminal } from '@xterm/headless';
+import { parserAtGround, scrollRegion } from './model-internals.js';
 
 /**
  * Bytes a flood's batch gathers before the model parses it. The cut keeps a fixed number of lines,
@@ -23,17 +24,6 @@ export const MODEL_FLOOD_BATCH_BYTES = 768 * 1024;
 export const MODEL_FLOOD_WAIT_MS = 25;
 /** A batch at least this big says a flood is under way, bytes; after a smaller one the next parses at once. */
 export const MODEL_FLOOD_BYTES = 64 * 1024;
-
-/** The model's internals the cut reads where the public API is silent. */
-interface ModelInternals {
-  _core?: {
-    _inputHandler?: { _parser?: { currentState?: number }; _parseStack?: { state?: number } };
-    buffer?: { scrollTop?: number; scrollBottom?: number };
-  };
-}
-
-/** The parser's ground state (no escape, control string or sequence under way). */
-const PARSER_GROUND = 0;
 
 const LF = 0x0a;
 const CR = 0x0d;
@@ -198,11 +188,8 @@ export class ModelFeed {
   }
 
   private cutHolds(): boolean {
-    const core = (this.model as unknown as ModelInternals)._core;
-    const parser = core?._inputHandler?._parser;
-    if (parser?.currentState !== PARSER_GROUND || (core?._inputHandler?._parseStack?.state ?? 0) !== 0) return false;
-    const buffer = core?.buffer;
-    return buffer?.scrollTop === 0 && buffer?.scrollBottom === this.model.rows - 1;
+    const region = scrollRegion(this.model);
+    return parserAtGround(this.model) && region !== null && region.top === 0 && region.bottom === this.model.rows - 1;
   }
 }
 

@@ -6,6 +6,7 @@
  */
 import type { Terminal, IBuffer } from '@xterm/headless';
 import type { SerializeAddon } from '@xterm/addon-serialize';
+import { charsetLevel, scrollRegion } from './model-internals.js';
 
 /** Scrollback rows carried in a repaint: enough to scroll back a few screens, small enough for a phone. */
 export const REPAINT_SCROLLBACK_ROWS = 1000;
@@ -15,8 +16,6 @@ const MOUSE_ENCODINGS = [1005, 1006, 1015, 1016];
 /** Kitty keyboard flag entries a program may push, as kitty bounds its own stack. */
 export const KITTY_STACK_MAX = 16;
 
-/** The model's internals a repaint reads where the public API is silent: the scroll region and the shifted set. */
-interface ModelInternals { _core?: { buffer?: { scrollTop?: number; scrollBottom?: number }; _charsetService?: { glevel?: number } } }
 
 export class ModeWatch {
   cursorVisible = true;
@@ -96,13 +95,12 @@ export class ModeWatch {
 
   /** The active buffer's scroll region, 0-based rows, as the model holds it. */
   scrollRegion(): { top: number; bottom: number } {
-    const b = (this.model as unknown as ModelInternals)._core?.buffer;
-    return { top: b?.scrollTop ?? 0, bottom: b?.scrollBottom ?? this.model.rows - 1 };
+    return scrollRegion(this.model) ?? { top: 0, bottom: this.model.rows - 1 };
   }
 
   /** The shifted character set (SO selects G1): 0 or 1. */
   charsetLevel(): number {
-    return (this.model as unknown as ModelInternals)._core?._charsetService?.glevel ?? 0;
+    return charsetLevel(this.model);
   }
 
   /** The VT sequences that restore what serialize leaves out; appended after the serialized screen. */
