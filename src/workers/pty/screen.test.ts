@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import xtermHeadless from '@xterm/headless';
 import serializeAddon from '@xterm/addon-serialize';
 import nodePty from 'node-pty';
-import { ModeWatch, repaint } from './screen.js';
+import { ModeWatch, repaint, useClientWidths } from './screen.js';
 
 const { Terminal } = xtermHeadless;
 const { SerializeAddon } = serializeAddon;
@@ -14,6 +14,7 @@ type Term = InstanceType<typeof Terminal>;
 
 function model(cols: number, rows: number): { term: Term; modes: ModeWatch; ser: InstanceType<typeof SerializeAddon> } {
   const term = new Terminal({ cols, rows, scrollback: 1000, allowProposedApi: true });
+  useClientWidths(term);
   const ser = new SerializeAddon();
   term.loadAddon(ser as never);
   return { term, modes: new ModeWatch(term), ser };
@@ -85,7 +86,16 @@ describe('repaint round trip', () => {
   });
 
   it('restores wide characters and emoji in their cells', async () => {
-    await roundTrip(['$ echo 漢字テスト 😀 é ñ\r\n漢字テスト 😀 é ñ\r\n', '表'.repeat(45), '\r\n$ ']);
+    await roundTrip(['$ echo 漢字テスト 😀 é ñ\r\n漢字テスト 😀 é ñ\r\n', '表'.repeat(45), '\r\n$ ', '🚀'.repeat(41), ' ✅ ok']);
+  });
+
+  it('an emoji takes two cells in the model, as in the client and the shell', async () => {
+    const m = model(20, 3);
+    await write(m.term, '🚀x😀');
+    expect(m.term.buffer.active.getLine(0)!.getCell(0)!.getWidth()).toBe(2);
+    expect(m.term.buffer.active.getLine(0)!.translateToString(true)).toBe('🚀x😀');
+    expect(m.term.buffer.active.cursorX).toBe(5);
+    m.term.dispose();
   });
 
   it('restores a full-screen program in the alternate screen with its modes', async () => {

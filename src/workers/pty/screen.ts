@@ -6,7 +6,18 @@
  */
 import type { Terminal, IBuffer } from '@xterm/headless';
 import type { SerializeAddon } from '@xterm/addon-serialize';
+import unicode11 from '@xterm/addon-unicode11';
 import { charsetLevel, scrollRegion } from './model-internals.js';
+
+/**
+ * Gives the model the character widths the web client draws with (Unicode 11, as shells and
+ * modern terminals count: an emoji takes two cells). With xterm's default table an emoji takes
+ * one, and every line holding one would be a column off between the repaint and the client.
+ */
+export function useClientWidths(term: Terminal): void {
+  term.loadAddon(new unicode11.Unicode11Addon() as never);
+  term.unicode.activeVersion = '11';
+}
 
 /** Scrollback rows carried in a repaint: enough to scroll back a few screens, small enough for a phone. */
 export const REPAINT_SCROLLBACK_ROWS = 1000;

@@ -12,7 +12,7 @@ import nodePty from 'node-pty';
 import type { IPty } from 'node-pty';
 import { FRAME_FLAG_KEYFRAME, TERM_HEADER_BYTES, writeTermHeader } from '../../shared/protocol.js';
 import type { FromPty, OpenSpec, TermFacts } from './protocol.js';
-import { ModeWatch, repaint, screenText } from './screen.js';
+import { ModeWatch, repaint, screenText, useClientWidths } from './screen.js';
 import { PromptMarks } from './marks.js';
 import { readLineModes, secretWanted } from './echo.js';
 import { ModelFeed } from './feed.js';
@@ -85,6 +85,7 @@ export class SeatTerminal {
   constructor(readonly spec: OpenSpec, launch: ShellLaunch, private readonly post: Post) {
     this.expectMarks = launch.marks;
     this.model = new Terminal({ cols: spec.cols, rows: spec.rows, scrollback: MODEL_SCROLLBACK_ROWS, allowProposedApi: true });
+    useClientWidths(this.model);
     this.serializer = new SerializeAddon();
     this.model.loadAddon(this.serializer as never);
     this.feed = new ModelFeed(this.model, MODEL_SCROLLBACK_ROWS);
