@@ -1,12 +1,15 @@
 /**
  * The takeover on a finger's screen: at 393 and 430 CSS px every bar control stays on screen
  * with a 44 px target and the actions take a line of their own; a wide page is fitted with bars
- * and taking control lays it out at the phone's shape; a tap presses and a swipe scrolls.
+ * and taking control lays it out at the phone's shape; a tap presses and a swipe scrolls; a surface
+ * wider than the capture or shorter than the smallest layout keeps its shape and its aim.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { startForge, connectAgent, type RunningServer, type Agent } from './helpers/server.js';
 import { servePages, type PageServer } from './helpers/pages.js';
+import { LAYOUT_MIN_HEIGHT } from '../src/main/browser/viewing.js';
+import { CAPTURE_MAX_WIDTH } from '../src/workers/cdp/protocol.js';
 import { DESKTOP, PHONE_393, PHONE_430, TABLET, launchClientBrowser, picturePoint, pictureFitsBox, showFirstTab as showTab, takeControl, type ClientPage, type ClientSize } from './helpers/client-page.js';
 
 let forge: RunningServer;
@@ -124,5 +127,37 @@ describe('a finger on the picture', () => {
     // The swipe was a scroll, not a press.
     expect(await evaluate('() => document.title')).toContain('tapped 1');
     await tablet.shot('tablet-controller');
+  });
+});
+
+/** A 1440p monitor with the browser maximised: wider and taller than the capture carries. */
+const WIDE_MONITOR: ClientSize = { width: 2560, height: 1340 };
+/** A landscape phone with its keyboard up: the stage is shorter than the smallest layout. */
+const SHORT_STAGE: ClientSize = { width: 740, height: 250 };
+
+describe.each([
+  ['wider than the capture', WIDE_MONITOR, (box: { width: number }) => box.width > CAPTURE_MAX_WIDTH],
+  ['shorter than the smallest layout', SHORT_STAGE, (box: { height: number }) => box.height < LAYOUT_MIN_HEIGHT],
+])('a surface %s', (_label, size, premise) => {
+  it('taking control keeps the surface\'s shape, with no bars, and a click lands where it was aimed', async () => {
+    const c = await showFirstTab(size);
+    expect(premise((await c.page.locator('.surface-canvas').boundingBox())!)).toBe(true);
+    await takeControl(c);
+    expect(await pictureFitsBox(c.page)).toBe(true);
+    await evaluate('() => { window.scrollTo(0, 0); window.addEventListener("click", (e) => { window.lastClick = [e.clientX / innerWidth, e.clientY / innerHeight]; }, true); return "ok"; }');
+    for (const [fx, fy] of [[0.75, 0.6], [0.2, 0.9]] as const) {
+      const p = await picturePoint(c.page, fx, fy);
+      await c.page.mouse.click(p.x, p.y);
+      // Where the page saw the click, as a fraction of its viewport: within 2% of where it was aimed.
+      await expect.poll(async () => {
+        const text = /### Result\n(.*)/.exec(await evaluate('() => JSON.stringify(window.lastClick ?? null)'))?.[1] ?? 'null';
+        let at: unknown = JSON.parse(text);
+        if (typeof at === 'string') at = JSON.parse(at);
+        const where = at as number[] | null;
+        return where ? Math.max(Math.abs(where[0]! - fx), Math.abs(where[1]! - fy)) : 1;
+      }, { timeout: 10_000 }).toBeLessThan(0.02);
+    }
+    await c.shot(`controller-${size.width}x${size.height}`);
+    await takeControl(desk);
   });
 });

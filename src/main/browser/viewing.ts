@@ -21,6 +21,8 @@ import { FOCUS_MOVING_KEYS, focusIsEditable, selectedText } from './focus.js';
 /** Smallest page layout a surface may ask for, CSS px: a narrow phone in portrait fits above it. */
 export const LAYOUT_MIN_WIDTH = 320;
 export const LAYOUT_MIN_HEIGHT = 240;
+/** Largest surface side a viewer may report, CSS px: past any real screen, so a nonsense size is bounded. */
+export const SURFACE_MAX_PX = 16_384;
 
 export interface BrowserDirectory {
   profile(key: string): ProfileBrowser;
@@ -42,8 +44,11 @@ export interface BrowserDirectory {
  */
 export const TAB_GONE_GRACE_MS = 1_500;
 
-interface Watch { profile: ProfileBrowser; tab: Tab; pageId: string; w: number; h: number; since: number }
-interface ViewerState { info: ViewerInfo; subscribed?: string; watch?: Watch; surface: { w: number; h: number }; focusAsks?: number }
+/** `w`×`h`: the page layout this viewer asks for; `box`: its surface as it measures it, the space its points come in. */
+interface Watch { profile: ProfileBrowser; tab: Tab; pageId: string; w: number; h: number; box: Size; since: number }
+interface Size { w: number; h: number }
+/** `surface`: the viewer's box as it last measured it (CSS px, unclamped). */
+interface ViewerState { info: ViewerInfo; subscribed?: string; watch?: Watch; surface: Size; focusAsks?: number }
 interface HostFrames { pipeline: FramePipeline; source: number }
 
 export class BrowserViewing {
@@ -192,7 +197,7 @@ export class BrowserViewing {
     if (s.watch?.tab === tab) { await this.relayout(tab); this.pushView(tab); return; }
     await this.detach(v.id);
     const host = p.host;
-    s.watch = { profile: p, tab, pageId: tab.pageId, w: s.surface.w, h: s.surface.h, since: Date.now() };
+    s.watch = { profile: p, tab, pageId: tab.pageId, ...layoutSize(s.surface), box: s.surface, since: Date.now() };
     p.viewers++;
     p.lastActivity = Date.now();
     const frames = await this.framesFor(host);
@@ -234,8 +239,7 @@ export class BrowserViewing {
     const s = this.state(v);
     s.surface = surfaceSize(m.w, m.h);
     if (!s.watch) return;
-    s.watch.w = s.surface.w;
-    s.watch.h = s.surface.h;
+    Object.assign(s.watch, layoutSize(s.surface), { box: s.surface });
     await this.relayout(s.watch.tab);
     this.pushView(s.watch.tab);
   }
@@ -285,12 +289,13 @@ export class BrowserViewing {
     const session = w.profile.driver?.session(w.tab.page);
     if (!session) throw new ForgeError('host_not_answering', 'the host is not answering');
     const layout = this.layouts.get(w.tab.pageId) ?? { w: w.w, h: w.h };
+    // Points come in the controller's box; the page is laid out at (at most) the capture's size.
     w.profile.lastActivity = Date.now();
     // A copy or cut chord: the selection it takes is read first (a cut removes it), and goes to the person's clipboard.
     const copying = ev.type === 'key' && ev.action === 'down' && (ev.modifiers ?? 0) & (MOD_CTRL | MOD_META) && /^[cx]$/i.test(ev.key)
       ? selectedText(w.tab.page) : undefined;
     if (copying) await copying;
-    await dispatchInput(session, ev, { sx: layout.w / w.w, sy: layout.h / w.h, maxX: layout.w, maxY: layout.h });
+    await dispatchInput(session, ev, { sx: layout.w / w.box.w, sy: layout.h / w.box.h, maxX: layout.w, maxY: layout.h });
     const copied = copying ? await copying : '';
     if (copied) this.hub.send(v.id, { t: 'copied', tab: w.tab.number, text: copied });
     const focusMayMove = (ev.type === 'mouse' && ev.action === 'up') || (ev.type === 'key' && ev.action === 'up' && FOCUS_MOVING_KEYS.has(ev.key));
@@ -383,9 +388,27 @@ export class BrowserViewing {
   }
 }
 
-function surfaceSize(w: unknown, h: unknown): { w: number; h: number } {
+/** The surface a viewer measured, checked: positive numbers no bigger than any screen. */
+function surfaceSize(w: unknown, h: unknown): Size {
   if (typeof w !== 'number' || typeof h !== 'number' || !Number.isFinite(w) || !Number.isFinite(h)) {
     throw new ForgeError('bad_request', 'a surface size needs numbers w and h (CSS px)');
+  }
+  return { w: Math.min(SURFACE_MAX_PX, Math.max(1, w)), h: Math.min(SURFACE_MAX_PX, Math.max(1, h)) };
+}
+
+/**
+ * The page layout for a surface: its own size when the capture can carry it, else its shape
+ * scaled into the capture's limits (a wide monitor's picture is scaled up, with no bars), and
+ * never under the smallest layout.
+ */
+export function layoutSize(box: Size): Size {
+  const down = Math.min(1, CAPTURE_MAX_WIDTH / box.w, CAPTURE_MAX_HEIGHT / box.h);
+  let w = box.w * down;
+  let h = box.h * down;
+  if (w < LAYOUT_MIN_WIDTH || h < LAYOUT_MIN_HEIGHT) {
+    const up = Math.max(LAYOUT_MIN_WIDTH / w, LAYOUT_MIN_HEIGHT / h);
+    w *= up;
+    h *= up;
   }
   return {
     w: Math.round(Math.min(CAPTURE_MAX_WIDTH, Math.max(LAYOUT_MIN_WIDTH, w))),
