@@ -1,6 +1,6 @@
 /**
  * The page's editing chords while it holds the keys: select all, undo, and copy and cut, whose
- * text lands on the person's own clipboard (not the host's); a paste arrives as text.
+ * text lands on the person's own clipboard (not the host's), with Ctrl or a Mac's Cmd; a paste arrives as text.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
@@ -67,5 +67,17 @@ describe('the page\'s editing chords', () => {
     await person.page.evaluate(() => navigator.clipboard.writeText('pasted words'));
     await person.page.keyboard.press('Control+V');
     await expect.poll(value, { timeout: 10_000 }).toBe('pasted words');
+  });
+
+  it('on a Mac, Cmd+A, Cmd+X, Cmd+Z and Cmd+Shift+Z select, cut, undo and redo as Ctrl does', async () => {
+    await person.page.evaluate(() => navigator.clipboard.writeText(''));
+    await person.page.keyboard.press('Meta+A');
+    await person.page.keyboard.press('Meta+X');
+    await expect.poll(clipboard, { timeout: 10_000 }).toBe('pasted words');
+    await expect.poll(value, { timeout: 10_000 }).toBe('');
+    await person.page.keyboard.press('Meta+Z');
+    await expect.poll(value, { timeout: 10_000 }).toBe('pasted words');
+    await person.page.keyboard.press('Meta+Shift+Z');
+    await expect.poll(value, { timeout: 10_000 }).toBe('');
   });
 });

@@ -4,7 +4,7 @@
  * Points arrive in the viewer's surface coordinates and are scaled into the page's viewport.
  */
 import type { CDPSession } from 'playwright-core';
-import type { InputEvent } from '../../shared/protocol.js';
+import { MOD_ALT, MOD_CTRL, MOD_META, MOD_SHIFT, type InputEvent } from '../../shared/protocol.js';
 import { ForgeError } from '../../shared/errors.js';
 
 /** Longest text one input message may insert, characters: a paste, not a file. */
@@ -33,6 +33,25 @@ const SPECIAL_KEYS: Record<string, KeyDef> = {
   Alt: { code: 'AltLeft', keyCode: 18 },
   Meta: { code: 'MetaLeft', keyCode: 91 },
 };
+
+/**
+ * A Mac's editing chords, as the editing commands they name. The host is Linux Chromium, whose
+ * editing keys are bound to Ctrl only: Cmd+A would select nothing without the command sent along.
+ * Keyed by the letter, then whether Shift is held. Cmd+V arrives as a paste, so it is not here.
+ */
+const META_EDITING_COMMANDS: Record<string, [string, string?]> = {
+  a: ['selectAll'],
+  c: ['copy'],
+  x: ['cut'],
+  z: ['undo', 'redo'],
+};
+
+/** The editing command a key-down with these modifiers names on a Mac (Cmd alone, or Cmd+Shift+Z), if any. */
+function macEditingCommand(key: string, modifiers: number): string | undefined {
+  if (!(modifiers & MOD_META) || modifiers & (MOD_CTRL | MOD_ALT)) return undefined;
+  const commands = META_EDITING_COMMANDS[key.toLowerCase()];
+  return commands?.[modifiers & MOD_SHIFT ? 1 : 0];
+}
 
 function keyDef(key: string, code?: string): KeyDef | undefined {
   const special = SPECIAL_KEYS[key];
@@ -72,11 +91,13 @@ export async function dispatchInput(session: CDPSession, ev: InputEvent, scale: 
       if (!def) throw new ForgeError('bad_request', `the key "${ev.key}" is not one forge can press`);
       const modifiers = ev.modifiers ?? 0;
       // With Ctrl, Alt or Meta held a letter is a chord, not text.
-      const text = modifiers & (1 | 2 | 4) ? undefined : def.text;
+      const text = modifiers & (MOD_ALT | MOD_CTRL | MOD_META) ? undefined : def.text;
+      const command = ev.action === 'down' ? macEditingCommand(ev.key, modifiers) : undefined;
       await session.send('Input.dispatchKeyEvent', {
         type: ev.action === 'down' ? (text ? 'keyDown' : 'rawKeyDown') : 'keyUp',
         key: ev.key, code: def.code, windowsVirtualKeyCode: def.keyCode, nativeVirtualKeyCode: def.keyCode,
         modifiers, ...(ev.action === 'down' && text ? { text, unmodifiedText: text } : {}),
+        ...(command ? { commands: [command] } : {}),
       });
       return;
     }
