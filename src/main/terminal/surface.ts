@@ -1,6 +1,6 @@
 /**
- * The terminal surface: one terminal per seat, opened lazily, living as long as the seat (close,
- * the shell exiting, idle close or the server stopping end it). It routes the pty worker's frames
+ * The terminal surface: one terminal per seat, opened lazily, living as long as the seat (the
+ * seat's last session ending, close, the shell exiting, idle close or the server stopping end it). It routes the pty worker's frames
  * to live viewers with per-viewer flow control, and pushes every state change to them.
  */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
@@ -41,6 +41,8 @@ export class TerminalSurface implements Surface {
   private nextId = 1;
   /** The working directory each seat's sessions named: where its next terminal starts. */
   private seatCwd = new Map<string, string>();
+  /** Open MCP sessions per seat: the seat is released when its last one closes. */
+  private sessions = new Map<string, number>();
   private sweep: NodeJS.Timeout;
   private counters = { opened: 0, bytes_out: 0, repaints: 0, watchers_dropped: 0, holder_pauses: 0 };
 
@@ -53,7 +55,18 @@ export class TerminalSurface implements Surface {
 
   registerTools(server: McpServer, sctx: SessionContext): void {
     if (sctx.cwd) this.seatCwd.set(sctx.seat.key, sctx.cwd);
+    this.sessions.set(sctx.seat.key, (this.sessions.get(sctx.seat.key) ?? 0) + 1);
     registerTerminalTools(this, server, sctx);
+  }
+
+  /** The seat's last session closed: the seat is released, and its terminal ends with it. */
+  sessionClosed(sctx: SessionContext): void {
+    const seat = sctx.seat.key;
+    const n = (this.sessions.get(seat) ?? 1) - 1;
+    if (n > 0) { this.sessions.set(seat, n); return; }
+    this.sessions.delete(seat);
+    const r = this.forSeat(seat);
+    if (r) this.close(r, `terminal ${r.number} closed: its seat's session ended`);
   }
 
   attachViewers(hub: ViewerHub): void {

@@ -1,0 +1,58 @@
+/**
+ * A terminal lives as long as its seat: while any session of the seat is open the shell runs on;
+ * when the seat's last session ends, the shell is ended, its viewers are told why, and the seat's
+ * next session starts a fresh one.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { startForge, mcpClient, type RunningServer } from './helpers/server.js';
+import { Viewer } from './helpers/term-viewer.js';
+
+const SEAT = 'default/proj/worker-7';
+
+let server: RunningServer;
+const clients: Client[] = [];
+
+async function shellPid(agent: Client): Promise<number> {
+  const res = await agent.callTool({ name: 'terminal__run', arguments: { command: 'echo $$' } });
+  expect(res.isError).toBeFalsy();
+  return Number((res.structuredContent as { output: string }).output.trim());
+}
+
+const alive = (pid: number): boolean => { try { process.kill(pid, 0); return true; } catch { return false; } };
+const end = (c: Client): Promise<void> => (c.transport as StreamableHTTPClientTransport).terminateSession();
+
+beforeAll(async () => { server = await startForge({ toml: '[terminal]\nshell = "/bin/bash"\n' }); });
+afterAll(async () => {
+  for (const c of clients) await c.close().catch(() => undefined);
+  await server?.stop();
+});
+
+describe('a terminal and its seat', () => {
+  it('the shell runs while any session of the seat is open, and ends with the last one', async () => {
+    const first = await mcpClient(server.info, SEAT);
+    const second = await mcpClient(server.info, SEAT);
+    clients.push(first, second);
+    const pid = await shellPid(first);
+    expect(alive(pid)).toBe(true);
+    const viewer = await Viewer.open(server.info);
+    viewer.send({ t: 'term_attach', seat: SEAT, cols: 80, rows: 24 });
+    await viewer.until(() => viewer.message('term_view'), 15_000, 'term_view');
+
+    await end(first);
+    // The seat still has a session: the same shell answers it.
+    expect(await shellPid(second)).toBe(pid);
+
+    await end(second);
+    const closed = await viewer.until(() => viewer.message('term_closed'), 10_000, 'the terminal closing');
+    expect(String(closed.message)).toContain("seat's session ended");
+    await viewer.until(() => !alive(pid), 10_000, 'the shell ending');
+    viewer.close();
+
+    const next = await mcpClient(server.info, SEAT);
+    clients.push(next);
+    const fresh = await shellPid(next);
+    expect(fresh).not.toBe(pid);
+  });
+});
