@@ -55,8 +55,8 @@ export class BrowserViewing {
   private viewers = new Map<number, ViewerState>();
   /** Controller viewer per tab, by page id. */
   private controllers = new Map<string, number>();
-  /** The layout each captured tab has now, by page id. */
-  private layouts = new Map<string, { w: number; h: number }>();
+  /** The layout each captured tab has now, by page id, and the window (CDP target) it was captured from: a rebuilt page has a new one. */
+  private layouts = new Map<string, { w: number; h: number; targetId: string }>();
   private frames = new Map<BrowserHost, Promise<HostFrames>>();
   private nextSource = 1;
   /** Frame ids are unique across hosts, so one relay can serve every host's tabs. */
@@ -121,13 +121,22 @@ export class BrowserViewing {
   profileChanged(p: ProfileBrowser): void {
     const subs = [...this.viewers.values()].filter((s) => s.subscribed === p.key).map((s) => s.info.id);
     if (subs.length) this.hub.send(subs, this.tabList(p));
+    const rebuilt = new Set<Tab>();
     for (const s of this.viewers.values()) {
       const w = s.watch;
+      if (w?.profile !== p) continue;
       // A closed tab, or the last one handed back to the host blank under a new page id.
-      if (w?.profile === p && this.closedUnder(w)) {
+      if (this.closedUnder(w)) {
         // A dying host reports its pages closed before its process is reaped: its death sentence, said meanwhile, wins.
         setTimeout(() => { if (s.watch === w && this.closedUnder(w)) void this.lose(s, `tab ${w.tab.number} is not open`); }, TAB_GONE_GRACE_MS).unref();
+        continue;
       }
+      const layout = this.layouts.get(w.tab.pageId);
+      if (layout && layout.targetId !== w.tab.targetId) rebuilt.add(w.tab);
+    }
+    // A crashed page rebuilt in a fresh window: its viewers follow the new window and its history.
+    for (const tab of rebuilt) {
+      void this.relayout(tab).then(() => { this.pushView(tab); return this.arrows.refresh(tab, p); }).catch(() => undefined);
     }
   }
 
@@ -256,12 +265,12 @@ export class BrowserViewing {
     if (!owner?.watch) return;
     const want = { w: owner.watch.w, h: owner.watch.h };
     const now = this.layouts.get(tab.pageId);
-    if (now && now.w === want.w && now.h === want.h) return;
+    if (now && now.w === want.w && now.h === want.h && now.targetId === tab.targetId) return;
     const host = owner.watch.profile.host;
     if (!host) return;
     const frames = await this.framesFor(host);
     await frames.pipeline.capture(tab.targetId, this.frameId(tab), want.w, want.h);
-    this.layouts.set(tab.pageId, want);
+    this.layouts.set(tab.pageId, { ...want, targetId: tab.targetId });
   }
 
   // ---- the role ----

@@ -1,0 +1,62 @@
+/**
+ * A watched page whose renderer crashed is rebuilt in a fresh window on the agent's next call, and
+ * the people watching it follow: frames of the new window reach them, and the arrows read its
+ * history.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import CDP from 'chrome-remote-interface';
+import { startForge, connectAgent, type RunningServer, type Agent } from './helpers/server.js';
+import { servePages, type PageServer } from './helpers/pages.js';
+import { openViewer, type TestViewer } from './helpers/viewer.js';
+
+let forge: RunningServer;
+let pages: PageServer;
+let agent: Agent;
+let viewer: TestViewer;
+
+/** A page that paints all the time, so a live capture never goes quiet. */
+const MOVING = `<title>Moving</title><style>body{margin:0} #box{position:absolute;top:100px;width:80px;height:80px;background:#36c}</style>
+<div id="box"></div><script>let x = 0; setInterval(() => { x = (x + 9) % 600; document.getElementById('box').style.left = x + 'px'; }, 16);</script>`;
+
+beforeAll(async () => {
+  forge = await startForge();
+  pages = await servePages({ '/': MOVING, '/second': '<title>Second</title><p>second</p>' });
+  agent = await connectAgent(forge, 'default/rebuild/lead');
+  await agent.call('browser_navigate', { url: pages.url });
+  viewer = await openViewer(forge.info.port, forge.info.token);
+});
+
+afterAll(async () => {
+  await viewer?.close();
+  await agent?.close();
+  await forge?.stop();
+  await pages?.close();
+});
+
+describe('a crashed page rebuilt under its viewers', () => {
+  it('frames of the rebuilt window reach the viewer, and the arrows follow its history', async () => {
+    viewer.send({ t: 'attach', tab: 1, w: 800, h: 600 });
+    await viewer.next('view');
+    await viewer.waitFrames(5);
+
+    // A real renderer crash, through a second CDP client on the host's own DevTools port.
+    const port = Number(readFileSync(join(forge.stateDir, 'profiles/default/default/chromium/DevToolsActivePort'), 'utf8').split('\n')[0]);
+    const targets = (await CDP.List({ port })) as Array<{ id: string; type: string; url: string }>;
+    const target = targets.find((t) => t.type === 'page' && t.url === pages.url)!;
+    const client = await CDP({ port, target: target.id });
+    client.send('Page.crash').catch(() => undefined);
+    await new Promise((r) => setTimeout(r, 1000));
+    await client.close().catch(() => undefined);
+
+    const r = await agent.call('browser_snapshot');
+    expect(r.text).toMatch(/had crashed; forge reloaded it/);
+    const afterRebuild = viewer.frames.length;
+    await viewer.waitFrames(afterRebuild + 10, 15_000);
+
+    const before = viewer.messages.length;
+    await agent.call('browser_navigate', { url: `${pages.url}second` });
+    await expect.poll(() => viewer.messages.slice(before).some((m) => m.t === 'history' && m.back === true), { timeout: 10_000 }).toBe(true);
+  });
+});
