@@ -6,6 +6,7 @@
 import type { CDPSession } from 'playwright-core';
 import { MOD_ALT, MOD_CTRL, MOD_META, MOD_SHIFT, type InputEvent } from '../../shared/protocol.js';
 import { ForgeError } from '../../shared/errors.js';
+import { dragMove, dragPress, dragRelease } from './drag.js';
 
 /** Longest text one input message may insert, characters: a paste, not a file. */
 export const INPUT_TEXT_MAX_CHARS = 100_000;
@@ -68,11 +69,25 @@ function keyDef(key: string, code?: string): KeyDef | undefined {
 
 export interface Scale { sx: number; sy: number; maxX: number; maxY: number }
 
-export async function dispatchInput(session: CDPSession, ev: InputEvent, scale: Scale): Promise<void> {
+/**
+ * The host's own mouse, for the moments CDP cannot reach: while a popup window (a select's list)
+ * is open over the page, the controller's mouse presses the screen there, at the page's point.
+ */
+export interface ScreenHand { mouse(action: 'move' | 'down' | 'up', x: number, y: number, button: string): Promise<void> }
+
+export async function dispatchInput(session: CDPSession, ev: InputEvent, scale: Scale, hand?: ScreenHand): Promise<void> {
   const px = (x: number): number => clamp(x * scale.sx, 0, scale.maxX - 1);
   const py = (y: number): number => clamp(y * scale.sy, 0, scale.maxY - 1);
   switch (ev.type) {
     case 'mouse': {
+      if (hand) {
+        await hand.mouse(ev.action, px(ev.x), py(ev.y), ev.button ?? (ev.action === 'move' ? 'none' : 'left'));
+        return;
+      }
+      const left = (ev.button ?? 'left') === 'left';
+      if (ev.action === 'down' && left) await dragPress(session);
+      if (ev.action === 'move' && await dragMove(session, px(ev.x), py(ev.y), ev.modifiers ?? 0)) return;
+      if (ev.action === 'up' && left && await dragRelease(session, px(ev.x), py(ev.y), ev.modifiers ?? 0)) return;
       const type = ev.action === 'down' ? 'mousePressed' : ev.action === 'up' ? 'mouseReleased' : 'mouseMoved';
       await session.send('Input.dispatchMouseEvent', {
         type, x: px(ev.x), y: py(ev.y),

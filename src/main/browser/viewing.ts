@@ -9,12 +9,13 @@ import { DEFAULT_PAGE_HEIGHT, DEFAULT_PAGE_WIDTH } from '../../shared/limits.js'
 import { CAPTURE_MAX_HEIGHT, CAPTURE_MAX_WIDTH } from '../../workers/cdp/protocol.js';
 import { FramePipeline } from '../../workers/cdp/pipeline.js';
 import type { BrowserHost } from '../../workers/cdp/host.js';
+import type { Rect } from '../../workers/cdp/framebuffer.js';
 import type { ViewerHub, ViewerInfo } from '../viewers.js';
 import { parseSeat } from '../seat.js';
 import { log } from '../logging.js';
 import type { ProfileBrowser } from './profile.js';
 import type { Tab } from './tabs.js';
-import { dispatchInput } from './input.js';
+import { dispatchInput, type ScreenHand } from './input.js';
 import { NavigationArrows } from './history.js';
 import { FOCUS_MOVING_KEYS, focusIsEditable, selectedText } from './focus.js';
 
@@ -47,8 +48,8 @@ export const TAB_GONE_GRACE_MS = 1_500;
 /** `w`×`h`: the page layout this viewer asks for; `box`: its surface as it measures it, the space its points come in. */
 interface Watch { profile: ProfileBrowser; tab: Tab; pageId: string; w: number; h: number; box: Size; since: number }
 interface Size { w: number; h: number }
-/** `surface`: the viewer's box as it last measured it (CSS px, unclamped). */
-interface ViewerState { info: ViewerInfo; subscribed?: string; watch?: Watch; surface: Size; focusAsks?: number }
+/** `surface`: the viewer's box as it last measured it (CSS px, unclamped); `inputs`: its input events, one after another. */
+interface ViewerState { info: ViewerInfo; subscribed?: string; watch?: Watch; surface: Size; focusAsks?: number; inputs?: Promise<void> }
 interface HostFrames { pipeline: FramePipeline; source: number }
 
 export class BrowserViewing {
@@ -56,7 +57,7 @@ export class BrowserViewing {
   /** Controller viewer per tab, by page id. */
   private controllers = new Map<string, number>();
   /** The layout each captured tab has now, by page id, and the window (CDP target) it was captured from: a rebuilt page has a new one. */
-  private layouts = new Map<string, { w: number; h: number; targetId: string }>();
+  private layouts = new Map<string, { w: number; h: number; targetId: string; viewport: Rect }>();
   private frames = new Map<BrowserHost, Promise<HostFrames>>();
   private nextSource = 1;
   /** Frame ids are unique across hosts, so one relay can serve every host's tabs. */
@@ -80,7 +81,18 @@ export class BrowserViewing {
     hub.on('resize', (v, m) => this.resize(v, m as Extract<ClientMessage, { t: 'resize' }>));
     hub.on('control', (v, m) => this.control(v, m as Extract<ClientMessage, { t: 'control' }>));
     hub.on('nav', (v, m) => this.nav(v, m as Extract<ClientMessage, { t: 'nav' }>));
-    hub.on('input', (v, m) => this.input(v, m as Extract<ClientMessage, { t: 'input' }>));
+    hub.on('input', (v, m) => this.inOrder(v, () => this.input(v, m as Extract<ClientMessage, { t: 'input' }>)));
+  }
+
+  /**
+   * Runs a viewer's input events in the order they came: one event may take a step more than
+   * another (a press starts drag interception first), and a move must never pass its press.
+   */
+  private inOrder(v: ViewerInfo, fn: () => Promise<void>): Promise<void> {
+    const s = this.state(v);
+    const run = (s.inputs ?? Promise.resolve()).then(fn);
+    s.inputs = run.catch(() => undefined);
+    return run;
   }
 
   private state(v: ViewerInfo): ViewerState {
@@ -269,8 +281,8 @@ export class BrowserViewing {
     const host = owner.watch.profile.host;
     if (!host) return;
     const frames = await this.framesFor(host);
-    await frames.pipeline.capture(tab.targetId, this.frameId(tab), want.w, want.h);
-    this.layouts.set(tab.pageId, { ...want, targetId: tab.targetId });
+    const viewport = await frames.pipeline.capture(tab.targetId, this.frameId(tab), want.w, want.h);
+    this.layouts.set(tab.pageId, { ...want, targetId: tab.targetId, viewport });
   }
 
   // ---- the role ----
@@ -304,11 +316,20 @@ export class BrowserViewing {
     const copying = ev.type === 'key' && ev.action === 'down' && (ev.modifiers ?? 0) & (MOD_CTRL | MOD_META) && /^[cx]$/i.test(ev.key)
       ? selectedText(w.tab.page) : undefined;
     if (copying) await copying;
-    await dispatchInput(session, ev, { sx: layout.w / w.box.w, sy: layout.h / w.box.h, maxX: layout.w, maxY: layout.h });
+    await dispatchInput(session, ev, { sx: layout.w / w.box.w, sy: layout.h / w.box.h, maxX: layout.w, maxY: layout.h }, await this.screenHand(w));
     const copied = copying ? await copying : '';
     if (copied) this.hub.send(v.id, { t: 'copied', tab: w.tab.number, text: copied });
     const focusMayMove = (ev.type === 'mouse' && ev.action === 'up') || (ev.type === 'key' && ev.action === 'up' && FOCUS_MOVING_KEYS.has(ev.key));
     if (focusMayMove) this.tellFocus(this.state(v), w);
+  }
+
+  /** The host's own mouse over this tab's window, while a popup window (a select's list) is open over it; else none. */
+  private async screenHand(w: Watch): Promise<ScreenHand | undefined> {
+    const layout = this.layouts.get(w.tab.pageId);
+    const frames = w.profile.host ? await this.frames.get(w.profile.host)?.catch(() => undefined) : undefined;
+    if (!layout || !frames || !frames.pipeline.popups.some((r) => overlaps(r, layout.viewport))) return undefined;
+    const v = layout.viewport;
+    return { mouse: (action, x, y, button) => frames.pipeline.screenMouse(action, v.x + x, v.y + y, button) };
   }
 
   /** Tells the controller whether the page's focus now takes typing (a phone raises its keyboard on it); only the newest answer counts. */
@@ -374,9 +395,10 @@ export class BrowserViewing {
         const source = this.nextSource++;
         const r = pipeline.relaySource();
         this.hub.post({ t: 'frame_source', source, port: r.port, webpRing: r.webpRing, webpRingSlots: r.webpRingSlots, webpSlotBytes: r.webpSlotBytes }, [r.port]);
-        const entry = { profile: host.profileKey, hostPid: host.pid, source, framebuffer: pipeline.framebuffer };
+        const entry = { profile: host.profileKey, hostPid: host.pid, source, framebuffer: pipeline.framebuffer, popups: pipeline.popupWatch };
         if (pipeline.framebuffer === 'mapped') log.info(entry, 'frame pipeline started');
         else log.warn(entry, 'frame pipeline started without the mapped framebuffer: capture costs more CPU');
+        if (pipeline.popupWatch !== 'watched') log.warn(entry, 'a select\'s list on this host takes keys only: its popup window cannot be clicked');
         return { pipeline, source };
       });
       f.catch(() => this.frames.delete(host));
@@ -395,6 +417,10 @@ export class BrowserViewing {
     this.frames.clear();
     await Promise.allSettled(all.map((f) => f.then((x) => this.stopFrames(x))));
   }
+}
+
+function overlaps(a: Rect, b: Rect): boolean {
+  return a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
 }
 
 /** The surface a viewer measured, checked: positive numbers no bigger than any screen. */

@@ -33,6 +33,8 @@ export class FramePipeline {
   private relayPort?: MessagePort;
   /** How the capture reads the screen: 'mapped', or why it reads with pread. */
   framebuffer = '';
+  /** 'watched', or why a popup window (a select's list) cannot be clicked with the mouse on this host. */
+  popupWatch = '';
   /** Latest encoder counters (about once a second). */
   encodeStats: Omit<EncodeStats, 't'> = { frames: 0, keyframes: 0, patches: 0, bytes: 0, encodeMs: 0, dropped: 0 };
   private statsListeners: Array<(s: Omit<EncodeStats, 't'>) => void> = [];
@@ -46,7 +48,8 @@ export class FramePipeline {
   ) {
     this.relayPort = relayPort;
     cdp.on('message', (m: FromCdp) => {
-      if (m.t === 'capturing' || m.t === 'uncaptured' || m.t === 'failed') {
+      if (m.t === 'popups') this.popups = m.open;
+      if (m.t === 'capturing' || m.t === 'uncaptured' || m.t === 'failed' || m.t === 'screen_moused') {
         const w = this.waiting.get(m.id);
         this.waiting.delete(m.id);
         if (m.t === 'failed') w?.reject(new ForgeError('bad_request', m.message));
@@ -90,6 +93,7 @@ export class FramePipeline {
     });
     const pipeline = new FramePipeline(cdp, encoder, relay.port2, webpRing);
     pipeline.framebuffer = (cdpReady as { framebuffer?: string }).framebuffer ?? '';
+    pipeline.popupWatch = (cdpReady as { popups?: string }).popups ?? '';
     return pipeline;
   }
 
@@ -109,6 +113,14 @@ export class FramePipeline {
 
   async uncapture(targetId: string): Promise<void> {
     await this.request({ t: 'uncapture', targetId, id: this.nextId++ });
+  }
+
+  /** The popup windows (a select's list) open on the host's screen now, screen px. */
+  popups: Rect[] = [];
+
+  /** Presses the host's own mouse at a screen point (XTest): how a popup window is clicked. */
+  async screenMouse(action: 'move' | 'down' | 'up', x: number, y: number, button: string): Promise<void> {
+    await this.request({ t: 'screen_mouse', action, x, y, button, id: this.nextId++ });
   }
 
   onStats(cb: (s: Omit<EncodeStats, 't'>) => void): void { this.statsListeners.push(cb); }

@@ -11,6 +11,7 @@ import { DamageWatch } from './damage.js';
 import { Framebuffer } from './framebuffer.js';
 import { HostCapture } from './capture.js';
 import { WindowPlacer } from './windows.js';
+import { PopupWindows } from './popups.js';
 import { CAPTURE_MAX_HEIGHT, CAPTURE_MAX_WIDTH, CAPTURE_REPORT_EVERY, type CdpWorkerData, type FromCdp, type ToCdp } from './protocol.js';
 
 const data = workerData as CdpWorkerData;
@@ -30,6 +31,8 @@ const windows = new WindowPlacer(cdp);
 /** Flat CDP sessions of the page targets we placed, by targetId. */
 const sessions = new Map<string, string>();
 const damage = await DamageWatch.open(data.display, (r) => capture.damage(r), (why) => post({ t: 'error', message: `the display's damage stream ended: ${why}` }));
+// Without XTest a select's list can still be driven with the keys; the pipeline says so when it starts.
+const popups = await PopupWindows.open(data.display, (open) => post({ t: 'popups', open })).catch((e: Error) => e);
 
 async function sessionFor(targetId: string): Promise<string> {
   let s = sessions.get(targetId);
@@ -83,9 +86,14 @@ async function handle(m: ToCdp): Promise<void> {
       post({ t: 'uncaptured', id: m.id, targetId: m.targetId });
       return;
     }
+    case 'screen_mouse':
+      if (popups instanceof PopupWindows) popups.mouse(m.action, m.x, m.y, m.button);
+      post({ t: 'screen_moused', id: m.id });
+      return;
     case 'stop':
       capture.stop();
       damage.close();
+      if (popups instanceof PopupWindows) popups.close();
       fb.close();
       await cdp.close();
       post({ t: 'stopped' });
@@ -95,10 +103,16 @@ async function handle(m: ToCdp): Promise<void> {
 }
 
 port.on('message', (m: ToCdp) => {
+  // A hand on the screen does not wait behind a window being placed.
+  if (m.t === 'screen_mouse') { void handle(m); return; }
   queue = queue.then(() => handle(m)).catch((e: unknown) => {
     const message = isForgeError(e) ? e.message : `capture failed: ${(e as Error).message}`;
     post('id' in m ? { t: 'failed', id: m.id, message } : { t: 'error', message });
   });
 });
 
-post({ t: 'ready', framebuffer: fb.unmappedBecause ? `read with pread: ${fb.unmappedBecause}` : 'mapped' });
+post({
+  t: 'ready',
+  framebuffer: fb.unmappedBecause ? `read with pread: ${fb.unmappedBecause}` : 'mapped',
+  popups: popups instanceof PopupWindows ? 'watched' : `not watched: ${popups.message}`,
+});
