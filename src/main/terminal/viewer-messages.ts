@@ -64,7 +64,9 @@ export function attachTerminalViewers(s: TerminalSurface, viewerHub: ViewerHub):
     const r = termOf(s, viewer, msg);
     const cols = int(msg.cols, TERM_COLS_MIN, TERM_COLS_MAX, 'cols');
     const rows = int(msg.rows, TERM_ROWS_MIN, TERM_ROWS_MAX, 'rows');
-    if (r.holder !== null && r.holder !== viewer.id) return; // the holder's size stands
+    // The holder's size stands: the watcher is drawn again at the terminal's own grid, which its
+    // client takes from the repaint's view, rather than left at a width the shell is not writing for.
+    if (r.holder !== null && r.holder !== viewer.id) { s.requestRepaint(r, viewer.id); return; }
     s.resize(r, cols, rows);
   });
 
