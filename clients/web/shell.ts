@@ -75,9 +75,11 @@ export function startShell(root: HTMLElement, token: string, seat: string | null
 
   const linkState = h('span', { class: 'link-state', role: 'status' });
   conn.onState((s) => { linkState.textContent = LINK_WORDS[s]; linkState.dataset.state = s; });
+  const termCards = h('section', { class: 'handoff-cards', 'aria-label': 'terminal hand-offs waiting for you' });
   const chat = h('main', { class: 'chat', id: 'chat', 'aria-label': 'chat' },
     h('h1', { class: 'chat-title' }, 'forge'),
     cards.el,
+    termCards,
     h('p', { class: 'chat-empty' }, 'The conversation appears here. The strip above opens what the agents are driving.'),
     draft.el);
   const downloads = new DownloadTray(conn);
@@ -88,7 +90,7 @@ export function startShell(root: HTMLElement, token: string, seat: string | null
     conn.onState((s) => { if (s === 'open' && !opened) { opened = true; browser.open(); } });
     window.setInterval(() => { if (takeover.up) conn.send({ t: 'heartbeat' }); }, HEARTBEAT_PERIOD_MS);
   }
-  if (!link) mountTerminalRow({ conn: surfaceConn(conn, 4), slot: strip.terminalSlot, takeover, seat, say: (s) => strip.say(s) });
+  if (!link) mountTerminalRow({ conn: surfaceConn(conn, 4), slot: strip.terminalSlot, takeover, seat, say: (s) => strip.say(s), cards: termCards });
   conn.start();
   return { conn, strip, takeover, tabs, browser, handoffs, seat };
 }

@@ -2,7 +2,9 @@
  * The strip's terminal row: this seat's terminal, drawn while it has one (and as "off" once it
  * ended), in the words of its state: running, waiting for you, another client has the keyboard,
  * exited, off. Raising it opens the terminal surface under the takeover's bar; the xterm.js chunk
- * is fetched on that first raise only.
+ * is fetched on that first raise only. A terminal hand-off also shows as a card in the chat:
+ * terminal hand-off · terminal N, the agent's reason, typing is hidden when it is, and Open
+ * terminal, Done and Not now; once the surface is up the card leaves the answers to its bar.
  */
 import { TERM_STATE, type TermRow } from '../../../src/shared/terminal.js';
 import { fill, h } from '../dom.js';
@@ -26,6 +28,8 @@ export interface TerminalRowParts {
   seat: string | null;
   /** A refusal or failure said on the strip. */
   say(sentence: string): void;
+  /** Where the chat shows a terminal hand-off's card. */
+  cards: HTMLElement;
 }
 
 export function mountTerminalRow(p: TerminalRowParts): void {
@@ -36,7 +40,26 @@ export function mountTerminalRow(p: TerminalRowParts): void {
   let handle: TerminalSurfaceHandle | null = null;
   let surface: TakeoverSurface | null = null;
 
+  const renderCard = (): void => {
+    const ask = row?.handOff;
+    if (!row || !ask) { fill(p.cards); return; }
+    const n = row.number;
+    const up = surface !== null && p.takeover.shown === surface;
+    const answer = (a: 'done' | 'not_now') => (): void => p.conn.send({ t: 'term_answer', term: row!.term, answer: a });
+    fill(p.cards, h('article', { class: 'handoff-card', 'data-term-handoff': String(row.term), 'aria-label': `terminal hand-off · terminal ${n}` },
+      h('h2', { class: 'card-title' }, `terminal hand-off · terminal ${n}`),
+      h('p', { class: 'card-words' }, ask.reason),
+      ask.hidden ? h('p', { class: 'card-note' }, 'typing is hidden') : null,
+      up
+        ? h('p', { class: 'card-open' }, 'The terminal is open over the window; answer on its bar.')
+        : h('div', { class: 'card-actions' },
+          h('button', { type: 'button', class: 'card-open-terminal', onclick: () => { void raise(); } }, 'Open terminal'),
+          h('button', { type: 'button', class: 'card-done', onclick: answer('done') }, 'Done'),
+          h('button', { type: 'button', class: 'card-not-now', onclick: answer('not_now') }, 'Not now'))));
+  };
+
   const render = (): void => {
+    renderCard();
     if (!row && !seen) { fill(p.slot); return; }
     const words = rowWords(row, holdingHere);
     const seat = row?.seat ?? p.seat ?? '';
@@ -62,6 +85,7 @@ export function mountTerminalRow(p: TerminalRowParts): void {
     };
     surface = mine;
     p.takeover.raise(mine, row ? `terminal ${row.number}` : 'terminal');
+    renderCard();
     const opened = await raiseTerminal(body, p.conn, {
       seat,
       bar: { actions, setTitle: (t) => { if (p.takeover.shown === mine) p.takeover.setTitle(t); } },

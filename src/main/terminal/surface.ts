@@ -141,7 +141,7 @@ export class TerminalSurface implements Surface {
     if (!this.hub) return;
     const rows: TermRow[] = [...this.byId.values()].map((r) => ({
       term: r.id, number: r.number, seat: r.seat, state: r.stripState(),
-      handOff: r.handOff ? { reason: r.handOff.reason, hidden: r.handOff.hidden } : null, viewers: r.viewers.size,
+      handOff: r.handOff ? { reason: r.handOff.reason, hidden: r.handOff.hidden || r.facts.password } : null, viewers: r.viewers.size,
       held: r.holder !== null,
     }));
     for (const v of to !== undefined ? [to] : [...this.hub.viewers.keys()]) {

@@ -32,6 +32,13 @@ function termOf(s: TerminalSurface, viewer: ViewerInfo, msg: Loose): TerminalRec
   return r;
 }
 
+/** A terminal of this viewer's org, attached or not (the chat's hand-off card answers without attaching). */
+function orgTermOf(s: TerminalSurface, viewer: ViewerInfo, msg: Loose): TerminalRecord {
+  const r = s.get(int(msg.term, 1, 2 ** 32 - 1, 'term'));
+  if (parseSeat(r.seat).org !== viewer.org) throw new ForgeError('terminal', `terminal ${r.number} is not open`);
+  return r;
+}
+
 export function attachTerminalViewers(s: TerminalSurface, viewerHub: ViewerHub): void {
   const hub = { on: (kind: string, h: (v: ViewerInfo, m: Loose) => void | Promise<void>) => viewerHub.on(kind, (v, m: ClientMessage) => h(v, m as Loose)), onClose: viewerHub.onClose.bind(viewerHub) };
   hub.on('term_attach', async (viewer, msg) => {
@@ -81,7 +88,7 @@ export function attachTerminalViewers(s: TerminalSurface, viewerHub: ViewerHub):
   });
 
   hub.on('term_answer', (viewer, msg) => {
-    const r = termOf(s, viewer, msg);
+    const r = orgTermOf(s, viewer, msg);
     if (!r.handOff) throw new ForgeError('hand_off', `terminal ${r.number} has no hand-off waiting`);
     if (msg.answer !== 'done' && msg.answer !== 'not_now') throw new ForgeError('bad_request', 'a hand-off answer is "done" or "not_now"');
     r.handOff.answer(msg.answer);
