@@ -1,10 +1,12 @@
 /**
  * The main web client's strip has a terminal row for its seat, in real headless Chromium against a
- * real server: it appears when the seat has a terminal, says its state (running, another client
- * has the keyboard, off), and raising it opens the terminal surface under the takeover's bar.
+ * real server: a door (off) while the seat has a session and no terminal, and raising it then
+ * starts one; a note on a seat with no session; it says the terminal's state (running, another
+ * client has the keyboard, off), and raising it opens the terminal surface under the takeover's bar.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { openClient } from './helpers/client-page.js';
+import { mcpClient } from './helpers/server.js';
 import { useClientRig } from './helpers/client-rig.js';
 import { Viewer } from './helpers/term-viewer.js';
 import { TERM_STATE } from '../src/shared/terminal.js';
@@ -17,10 +19,27 @@ describe('the strip\'s terminal row', () => {
 
   beforeAll(() => { url = `${rig.server.info.viewer_url}&seat=${SEAT}`; });
 
-  it('is absent until the seat has a terminal, then shows it and its state', async () => {
+  it('is a note on a seat with no session, and a door (off) once the seat has one', async () => {
+    const seat = 'default/proj/worker-9';
+    const client = await openClient(rig.browser, `${rig.server.info.viewer_url}&seat=${seat}`);
+    const row = client.page.locator('#terminal-row');
+    await expect.poll(() => row.textContent(), { timeout: 10_000 }).toBe('terminalthe seat has no session yet - start it first');
+    expect(await client.page.locator('button#terminal-row').count()).toBe(0);
+    const worker = await mcpClient(rig.server.info, seat);
+    await expect.poll(() => client.page.locator('button#terminal-row').getAttribute('data-state'), { timeout: 10_000 }).toBe('off');
+    // Raising the door starts the seat's terminal.
+    await row.click();
+    await expect.poll(() => client.page.locator('#takeover-title').textContent(), { timeout: 15_000 }).toMatch(/^terminal \d+ · bash · \//);
+    await expect.poll(() => row.getAttribute('data-state'), { timeout: 10_000 }).toBe('idle');
+    await client.page.getByRole('button', { name: 'back to chat' }).click();
+    await worker.close();
+    await client.close();
+  });
+
+  it('is off while the seat has a session and no terminal, then shows the terminal and its state', async () => {
     const client = await openClient(rig.browser, url);
     const row = client.page.locator('#terminal-row');
-    expect(await row.count()).toBe(0);
+    await expect.poll(() => row.getAttribute('data-state'), { timeout: 10_000 }).toBe('off');
     await rig.agent.callTool({ name: 'terminal__run', arguments: { command: 'echo strip-row-ready' } });
     await expect.poll(() => row.getAttribute('data-state'), { timeout: 10_000 }).toBe('idle');
     expect(await row.locator('.row-name').textContent()).toMatch(/^terminal \d+$/);
@@ -56,6 +75,29 @@ describe('the strip\'s terminal row', () => {
     await expect.poll(() => layer.isHidden(), { timeout: 5000 }).toBe(true);
     // Going back to chat gave the keyboard up: the agent may type again.
     await expect.poll(async () => (await rig.agent.callTool({ name: 'terminal__write', arguments: { keys: ['Ctrl-L'] } })).isError ?? false, { timeout: 5000 }).toBe(false);
+    await client.close();
+  });
+
+  it('the pane chord hands the keys from the shell to the bar, and never reaches the shell', async () => {
+    const client = await openClient(rig.browser, url);
+    const { page } = client;
+    await page.locator('#terminal-row').click();
+    const layer = page.locator('.takeover[data-surface="terminal"]');
+    await layer.waitFor({ timeout: 15_000 });
+    await layer.getByRole('button', { name: 'take control' }).click();
+    await expect.poll(() => layer.locator('.term-state').textContent(), { timeout: 10_000 }).toBe(TERM_STATE.youHaveControl);
+    await page.locator('.xterm-helper-textarea').focus();
+    await page.keyboard.type('echo before-chord');
+    await page.keyboard.press('Control+Alt+ArrowDown');
+    await expect.poll(() => page.evaluate(() => !!document.activeElement?.closest('.bar')), { timeout: 5000 }).toBe(true);
+    // The line the shell holds is only what was typed: the chord added nothing to it.
+    await page.evaluate(() => (document.querySelector('.xterm-helper-textarea') as HTMLElement).focus());
+    await page.keyboard.press('Enter');
+    await expect.poll(async () => {
+      const r = await rig.agent.callTool({ name: 'terminal__read', arguments: {} });
+      return (r.structuredContent as { text: string }).text;
+    }, { timeout: 10_000 }).toMatch(/\nbefore-chord\n/);
+    await page.getByRole('button', { name: 'back to chat' }).click();
     await client.close();
   });
 

@@ -60,8 +60,12 @@ export type TermServerMessage =
       handOff: TermHandOffCard | null; busy: boolean; password: boolean; exited: boolean; closed: boolean;
     }
   | { t: 'term_closed'; term: number; message: string }
-  /** Every terminal of the org, for the strip: pushed when one opens, closes or changes state. */
-  | { t: 'terminals'; rows: TermRow[] };
+  /**
+   * Every terminal of the org, for the strip: pushed when one opens, closes or changes state, and
+   * when a seat's session starts or ends. `seats`: the org's seats with a live session (a strip row
+   * is a door there even before a terminal runs).
+   */
+  | { t: 'terminals'; rows: TermRow[]; seats: string[] };
 
 export interface TermRow {
   term: number;

@@ -1,7 +1,8 @@
 /**
- * The strip's terminal row: this seat's terminal, drawn while it has one (and as "off" once it
- * ended), in the words of its state: running, waiting for you, another client has the keyboard,
- * exited, off. Raising it opens the terminal surface under the takeover's bar; the xterm.js chunk
+ * The strip's terminal row: this seat's terminal, in the words of its state: running, waiting for
+ * you, another client has the keyboard, exited, off. On a page for a seat, the row is a door even
+ * before a terminal runs (off; raising it starts one) while the seat has a session, and a note
+ * while it has none. Raising it opens the terminal surface under the takeover's bar; the xterm.js chunk
  * is fetched on that first raise only. A terminal hand-off also shows as a card in the chat:
  * terminal hand-off · terminal N, the agent's reason, typing is hidden when it is, and Open
  * terminal, Done and Not now; once the surface is up the card leaves the answers to its bar.
@@ -36,6 +37,8 @@ export function mountTerminalRow(p: TerminalRowParts): void {
   let row: TermRow | null = null;
   /** This seat has had a terminal while the page was open: once it ends the row stays, as off. */
   let seen = false;
+  /** This page's seat has a live session: its row is a door even before a terminal runs. */
+  let seatLive = false;
   let holdingHere = false;
   let handle: TerminalSurfaceHandle | null = null;
   let surface: TakeoverSurface | null = null;
@@ -60,7 +63,13 @@ export function mountTerminalRow(p: TerminalRowParts): void {
 
   const render = (): void => {
     renderCard();
-    if (!row && !seen) { fill(p.slot); return; }
+    if (!row && !seen && !seatLive) {
+      // A seat with no session: a terminal opened there would have no record to draw it for.
+      if (p.seat) fill(p.slot, h('p', { class: 'strip-row strip-note', id: 'terminal-row', 'data-state': 'no session' },
+        h('span', { class: 'row-name' }, 'terminal'), h('span', { class: 'row-state' }, 'the seat has no session yet - start it first')));
+      else fill(p.slot);
+      return;
+    }
     const words = rowWords(row, holdingHere);
     const seat = row?.seat ?? p.seat ?? '';
     fill(p.slot, h('button', {
@@ -90,6 +99,7 @@ export function mountTerminalRow(p: TerminalRowParts): void {
       seat,
       bar: { actions, setTitle: (t) => { if (p.takeover.shown === mine) p.takeover.setTitle(t); } },
       leave: () => { if (p.takeover.shown === mine) p.takeover.lower(); },
+      toBar: () => { if (p.takeover.shown === mine) p.takeover.chordFromPage(); },
       onFail: (m) => { p.say(m); },
     });
     if (p.takeover.shown !== mine) { opened?.close(); return; }
@@ -103,6 +113,7 @@ export function mountTerminalRow(p: TerminalRowParts): void {
       const rows = m.rows as TermRow[];
       const next = (p.seat ? rows.find((r) => r.seat === p.seat) : rows[0]) ?? null;
       if (next) seen = true;
+      seatLive = p.seat !== null && ((m.seats as string[] | undefined) ?? []).includes(p.seat);
       row = next;
       render();
     } else if (m.t === 'term_state' && row && m.term === row.term) {

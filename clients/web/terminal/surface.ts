@@ -14,6 +14,7 @@ import { TERM_ACK_EVERY_BYTES, TERM_STATE, readTermHeader, type TermServerMessag
 import { terminalTheme } from './theme.js';
 import { keyBar } from './keybar.js';
 import { SURFACE_CSS } from './style.js';
+import { isPaneChord } from '../keys.js';
 
 /** Output silence after which the client acknowledges what it drew, ms. */
 const ACK_IDLE_MS = 40;
@@ -44,6 +45,8 @@ export interface TerminalOptions {
   bar?: { setTitle(title: string): void; actions: HTMLElement };
   /** Under another bar: lowers the surface the way that bar's back to chat does. */
   leave?: () => void;
+  /** Under another bar: the pane chord (Ctrl/Cmd+Alt+Up/Down) hands the keys to that bar, never to the shell. */
+  toBar?: () => void;
 }
 
 export interface TerminalSurfaceHandle {
@@ -190,7 +193,13 @@ export function openTerminalSurface(root: HTMLElement, conn: TerminalConn, opts:
   // Cmd+W belongs to the window or the tab, never to the shell. A desktop browser takes it before
   // the page; on a phone's hardware keyboard nothing does, so there it lowers the surface as Back does.
   const isCmdW = (e: KeyboardEvent): boolean => e.metaKey && e.key.toLowerCase() === 'w';
-  term.attachCustomKeyEventHandler((e) => !isCmdW(e));
+  term.attachCustomKeyEventHandler((e) => {
+    if (opts.toBar && isPaneChord(e)) {
+      if (e.type === 'keydown') { e.preventDefault(); opts.toBar(); }
+      return false;
+    }
+    return !isCmdW(e);
+  });
   const onCmdW = (e: KeyboardEvent): void => {
     if (!isCmdW(e) || !matchMedia('(pointer: coarse)').matches) return;
     e.preventDefault();

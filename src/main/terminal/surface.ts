@@ -57,6 +57,7 @@ export class TerminalSurface implements Surface {
     if (sctx.cwd) this.seatCwd.set(sctx.seat.key, sctx.cwd);
     this.sessions.set(sctx.seat.key, (this.sessions.get(sctx.seat.key) ?? 0) + 1);
     registerTerminalTools(this, server, sctx);
+    this.pushRows();
   }
 
   /** The seat's last session closed: the seat is released, and its terminal ends with it. */
@@ -67,6 +68,7 @@ export class TerminalSurface implements Surface {
     this.sessions.delete(seat);
     const r = this.forSeat(seat);
     if (r) this.close(r, `terminal ${r.number} closed: its seat's session ended`);
+    else this.pushRows();
   }
 
   attachViewers(hub: ViewerHub): void {
@@ -146,7 +148,8 @@ export class TerminalSurface implements Surface {
     }));
     for (const v of to !== undefined ? [to] : [...this.hub.viewers.keys()]) {
       const org = this.hub.viewers.get(v)?.org;
-      this.hub.send(v, { t: 'terminals', rows: rows.filter((r) => r.seat.startsWith(`${org}/`)) } satisfies TermServerMessage);
+      const mine = (seat: string): boolean => seat.startsWith(`${org}/`);
+      this.hub.send(v, { t: 'terminals', rows: rows.filter((r) => mine(r.seat)), seats: [...this.sessions.keys()].filter(mine) } satisfies TermServerMessage);
     }
   }
 
