@@ -1,8 +1,8 @@
 /**
  * The main web client's strip has a terminal row for its seat, in real headless Chromium against a
  * real server: a door (off) while the seat has a session and no terminal, and raising it then
- * starts one; a note on a seat with no session; it says the terminal's state (running, another
- * client has the keyboard, off), and raising it opens the terminal surface under the takeover's bar.
+ * starts one; a note on a seat with no session; it says the terminal's state (a command is running,
+ * another client has the keyboard, exited, off), and raising it opens the terminal surface under the takeover's bar.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { openClient } from './helpers/client-page.js';
@@ -43,9 +43,9 @@ describe('the strip\'s terminal row', () => {
     await rig.agent.callTool({ name: 'terminal__run', arguments: { command: 'echo strip-row-ready' } });
     await expect.poll(() => row.getAttribute('data-state'), { timeout: 10_000 }).toBe('idle');
     expect(await row.locator('.row-name').textContent()).toMatch(/^terminal \d+$/);
-    // A command the agent is running shows as running, and the row goes back when it ends.
+    // A command the agent is running shows as such, and the row goes back when it ends.
     const run = rig.agent.callTool({ name: 'terminal__run', arguments: { command: 'sleep 1.5' } });
-    await expect.poll(() => row.getAttribute('data-state'), { timeout: 10_000 }).toBe('running');
+    await expect.poll(() => row.getAttribute('data-state'), { timeout: 10_000 }).toBe('a command is running');
     await run;
     await expect.poll(() => row.getAttribute('data-state'), { timeout: 10_000 }).toBe('idle');
     await client.close();
@@ -114,6 +114,21 @@ describe('the strip\'s terminal row', () => {
     await expect.poll(() => row.getAttribute('data-state'), { timeout: 10_000 }).toBe('idle');
     await rig.agent.callTool({ name: 'terminal__close', arguments: {} });
     await expect.poll(() => row.getAttribute('data-state'), { timeout: 10_000 }).toBe('off');
+    await client.close();
+  });
+
+  it('says exited once the shell exits, and raising it then starts a fresh terminal', async () => {
+    const client = await openClient(rig.browser, url);
+    const row = client.page.locator('#terminal-row');
+    await rig.agent.callTool({ name: 'terminal__run', arguments: { command: 'echo before-exit' } });
+    await expect.poll(() => row.getAttribute('data-state'), { timeout: 10_000 }).toBe('idle');
+    const before = await row.locator('.row-name').textContent();
+    await rig.agent.callTool({ name: 'terminal__write', arguments: { text: 'exit', keys: ['Enter'] } });
+    await expect.poll(() => row.getAttribute('data-state'), { timeout: 10_000 }).toBe('exited');
+    await row.click();
+    await expect.poll(() => row.getAttribute('data-state'), { timeout: 15_000 }).toBe('idle');
+    expect(await row.locator('.row-name').textContent()).not.toBe(before);
+    await client.page.getByRole('button', { name: 'back to chat' }).click();
     await client.close();
   });
 });

@@ -1,6 +1,6 @@
 /**
- * The strip's terminal row: this seat's terminal, in the words of its state: running, waiting for
- * you, another client has the keyboard, exited, off. On a page for a seat, the row is a door even
+ * The strip's terminal row: this seat's terminal, in the words of its state: a command is running,
+ * waiting for you, a password is wanted, another client has the keyboard, exited, idle, off. On a page for a seat, the row is a door even
  * before a terminal runs (off; raising it starts one) while the seat has a session, and a note
  * while it has none. Raising it opens the terminal surface under the takeover's bar; the xterm.js chunk
  * is fetched on that first raise only. A terminal hand-off also shows as a card in the chat:
@@ -17,7 +17,7 @@ import { raiseTerminal, type TerminalSurfaceHandle } from './door.js';
 export function rowWords(row: TermRow | null, holdingHere: boolean): string {
   if (!row) return 'off';
   if (row.state === 'idle' && row.held) return holdingHere ? TERM_STATE.youHaveControl : TERM_STATE.otherHasKeyboard;
-  if (row.state === 'a command is running') return row.held && !holdingHere ? TERM_STATE.otherHasKeyboard : 'running';
+  if (row.state === 'a command is running') return row.held && !holdingHere ? TERM_STATE.otherHasKeyboard : row.state;
   return row.state;
 }
 

@@ -43,6 +43,8 @@ export class TerminalSurface implements Surface {
   private seatCwd = new Map<string, string>();
   /** Open MCP sessions per seat: the seat is released when its last one closes. */
   private sessions = new Map<string, number>();
+  /** A seat's terminal whose shell exited: its row says exited until the seat starts another or is released. */
+  private exited = new Map<string, TerminalRecord>();
   private sweep: NodeJS.Timeout;
   private counters = { opened: 0, bytes_out: 0, repaints: 0, watchers_dropped: 0, holder_pauses: 0 };
 
@@ -66,6 +68,7 @@ export class TerminalSurface implements Surface {
     const n = (this.sessions.get(seat) ?? 1) - 1;
     if (n > 0) { this.sessions.set(seat, n); return; }
     this.sessions.delete(seat);
+    this.exited.delete(seat);
     const r = this.forSeat(seat);
     if (r) this.close(r, `terminal ${r.number} closed: its seat's session ended`);
     else this.pushRows();
@@ -110,6 +113,7 @@ export class TerminalSurface implements Surface {
       // The seat's own tree (a worker's worktree) when its session named one; else the project directory.
       const cwd = this.seatCwd.get(seat) ?? process.cwd();
       r = new TerminalRecord(id, id, seat, shell, cwd, cols, rows);
+      this.exited.delete(seat);
       this.bySeat.set(seat, r);
       this.byId.set(id, r);
       this.counters.opened++;
@@ -141,7 +145,7 @@ export class TerminalSurface implements Surface {
   /** The strip's rows, to every viewer of the org (or to `to` alone: a client that just connected). */
   pushRows(to?: number): void {
     if (!this.hub) return;
-    const rows: TermRow[] = [...this.byId.values()].map((r) => ({
+    const rows: TermRow[] = [...this.byId.values(), ...this.exited.values()].map((r) => ({
       term: r.id, number: r.number, seat: r.seat, state: r.stripState(),
       handOff: r.handOff ? { reason: r.handOff.reason, hidden: r.handOff.hidden || r.facts.password } : null, viewers: r.viewers.size,
       held: r.holder !== null,
@@ -243,6 +247,7 @@ export class TerminalSurface implements Surface {
         if (r.phase === 'closed') { this.forget(r); return; }
         r.phase = 'exited';
         this.ended(r, `the shell exited (exit code ${m.code}${m.signal ? `, signal ${m.signal}` : ''})`);
+        this.exited.set(r.seat, r);
         this.forget(r);
         break;
     }
