@@ -27,6 +27,8 @@ export function keyBar(send: (data: string) => void, appCursor: () => boolean): 
     b.type = 'button';
     b.textContent = label;
     b.setAttribute('aria-pressed', 'false');
+    // Keep the focus (and the soft keyboard) on the terminal: the next typed character takes the modifier.
+    b.addEventListener('pointerdown', (e) => e.preventDefault());
     b.addEventListener('click', () => {
       sticky[name] = !sticky[name];
       b.setAttribute('aria-pressed', String(sticky[name]));

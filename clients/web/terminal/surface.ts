@@ -175,6 +175,8 @@ export function openTerminalSurface(root: HTMLElement, conn: TerminalConn, opts:
       setState(m.message);
       controlB.disabled = true;
     } else if (m.t === 'error' && m.for?.startsWith('term_')) {
+      // An acknowledgement racing the terminal's end is nobody's news: the line keeps what ended it.
+      if (m.for === 'term_ack') return;
       setState(m.message);
       controlB.removeAttribute('aria-busy');
       if (m.for === 'term_control') controlB.textContent = role === 'holder' ? 'release control' : 'take control';
