@@ -1,6 +1,7 @@
 /**
  * The page's editing chords while it holds the keys: select all, undo, and copy and cut, whose
- * text lands on the person's own clipboard (not the host's), with Ctrl or a Mac's Cmd; a paste arrives as text.
+ * text lands on the person's own clipboard (not the host's), with Ctrl or a Mac's Cmd; a paste arrives as text; a
+ * modifier held alone reaches the page as its own key.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
@@ -79,5 +80,16 @@ describe('the page\'s editing chords', () => {
     await expect.poll(value, { timeout: 10_000 }).toBe('pasted words');
     await person.page.keyboard.press('Meta+Shift+Z');
     await expect.poll(value, { timeout: 10_000 }).toBe('');
+  });
+
+  it('a modifier held alone reaches the page as its own trusted key events', async () => {
+    await agent.call('browser_evaluate', { function: '() => { window.keys = []; for (const t of ["keydown", "keyup"]) addEventListener(t, (e) => e.isTrusted && window.keys.push(t + " " + e.key), true); return "ok"; }' });
+    await person.page.keyboard.down('Shift');
+    await person.page.keyboard.up('Shift');
+    await person.page.keyboard.down('Control');
+    await person.page.keyboard.up('Control');
+    const keys = async (): Promise<string> => (await agent.call('browser_evaluate', { function: '() => JSON.stringify(window.keys)' })).text;
+    await expect.poll(keys, { timeout: 10_000 }).toContain('keydown Shift');
+    await expect.poll(keys, { timeout: 10_000 }).toContain('keyup Control');
   });
 });

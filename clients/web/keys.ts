@@ -90,8 +90,10 @@ export class KeySink {
     if (!chord && [...e.key].length === 1) return;
     if (e.key === 'Dead' || e.key === 'Unidentified') return;
     e.preventDefault();
-    if (isModifierOnly(e.key)) return;
-    if (!this.target.controlling()) { this.target.refused(); return; }
+    // Shift, Ctrl, Alt and Meta held alone reach the page as their own keys (a page may act on
+    // them); Caps Lock and AltGr are the person's keyboard's business.
+    if (isLockOrLayoutKey(e.key)) return;
+    if (!this.target.controlling()) { if (!isModifier(e.key)) this.target.refused(); return; }
     this.down.add(e.code || e.key);
     this.target.send({ type: 'key', action: 'down', key: e.key, code: e.code, modifiers: modifiers(e) });
   }
@@ -113,8 +115,12 @@ export class KeySink {
   }
 }
 
-function isModifierOnly(key: string): boolean {
-  return key === 'Shift' || key === 'Control' || key === 'Alt' || key === 'Meta' || key === 'AltGraph' || key === 'CapsLock';
+function isModifier(key: string): boolean {
+  return key === 'Shift' || key === 'Control' || key === 'Alt' || key === 'Meta';
+}
+
+function isLockOrLayoutKey(key: string): boolean {
+  return key === 'AltGraph' || key === 'CapsLock';
 }
 
 /** The key name for a code released on blur, where no event says it: the code's own name serves for named keys. */
