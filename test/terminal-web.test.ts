@@ -36,6 +36,17 @@ describe('the terminal surface in the web client', () => {
     expect(prompt.length).toBeGreaterThan(0);
     await expect.poll(() => page.locator('.xterm-rows').innerText(), { timeout: 10_000 }).toContain('hello-from-the-agent');
     expect((await page.locator('.xterm-rows').innerText()).replace(/\u00a0/g, ' ')).toContain(prompt);
+    // Drawn in the client's token set: the terminal's ground is the --term-background token.
+    const ground = await page.evaluate(() => {
+      const probe = document.createElement('div');
+      probe.style.color = 'var(--term-background)';
+      document.body.append(probe);
+      const want = getComputedStyle(probe).color;
+      probe.remove();
+      // xterm paints its ground on the scrollable element around the rows.
+      return { want, got: getComputedStyle(document.querySelector('.xterm-scrollable-element')!).backgroundColor };
+    });
+    expect(ground.got).toBe(ground.want);
     await page.close();
   });
 

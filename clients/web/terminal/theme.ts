@@ -1,29 +1,27 @@
 /**
- * The terminal's theme from the client's token set: CSS custom properties on the document, each
- * with a fallback hex, so a second palette themes the terminal for free.
+ * The terminal's theme from the client's token set: the `--term-*` custom properties beside the
+ * rest of the palette in style.css, so a second palette themes the terminal too. A token the page
+ * does not define leaves xterm's own colour for that slot.
  */
 import type { ITheme } from '@xterm/xterm';
 
 const ANSI = ['black', 'red', 'green', 'yellow', 'blue', 'magenta', 'cyan', 'white'] as const;
-const FALLBACK: Record<string, string> = {
-  background: '#16181d', foreground: '#d8dee9', cursor: '#f0f0f0', cursorAccent: '#16181d', selectionBackground: '#3b4252',
-  black: '#1d2028', red: '#e06c75', green: '#98c379', yellow: '#e5c07b', blue: '#61afef', magenta: '#c678dd', cyan: '#56b6c2', white: '#d8dee9',
-  brightBlack: '#5c6370', brightRed: '#ef7f88', brightGreen: '#b5e08f', brightYellow: '#f2d58f', brightBlue: '#7fc1ff', brightMagenta: '#d899ec', brightCyan: '#7ad0da', brightWhite: '#ffffff',
-};
 
-/** Reads `--term-<name>` tokens (e.g. --term-red, --term-bright-red, --term-cursor) from `el`. */
+/** The theme's keys, each read from `--term-<key in kebab case>` (e.g. --term-bright-red). */
+export const THEME_KEYS: readonly string[] = [
+  'background', 'foreground', 'cursor', 'cursorAccent', 'selectionBackground',
+  ...ANSI, ...ANSI.map((c) => 'bright' + c[0]!.toUpperCase() + c.slice(1)),
+];
+
+export const tokenName = (key: string): string => '--term-' + key.replace(/[A-Z]/g, (c) => '-' + c.toLowerCase());
+
+/** Reads the `--term-*` tokens from `el` (from the document's root while `el` is not in the page yet). */
 export function terminalTheme(el: Element): ITheme {
-  const css = getComputedStyle(el);
-  const token = (key: string): string => {
-    const name = '--term-' + key.replace(/[A-Z]/g, (c) => '-' + c.toLowerCase());
-    return css.getPropertyValue(name).trim() || FALLBACK[key];
-  };
+  const css = getComputedStyle(el.isConnected ? el : document.documentElement);
   const theme: Record<string, string> = {};
-  for (const key of ['background', 'foreground', 'cursor', 'cursorAccent', 'selectionBackground']) theme[key] = token(key);
-  for (const c of ANSI) {
-    theme[c] = token(c);
-    const bright = 'bright' + c[0].toUpperCase() + c.slice(1);
-    theme[bright] = token(bright);
+  for (const key of THEME_KEYS) {
+    const v = css.getPropertyValue(tokenName(key)).trim();
+    if (v) theme[key] = v;
   }
   return theme as ITheme;
 }
