@@ -2,7 +2,8 @@
  * The main web client's strip has a terminal row for its seat, in real headless Chromium against a
  * real server: a door (off) while the seat has a session and no terminal, and raising it then
  * starts one; a note on a seat with no session; it says the terminal's state (a command is running,
- * another client has the keyboard, exited, off), and raising it opens the terminal surface under the takeover's bar.
+ * another client has the keyboard, exited, off), and raising it opens the terminal surface under
+ * the takeover's bar (a chunk that fails to load lowers it, in words, and the next raise retries).
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { openClient } from './helpers/client-page.js';
@@ -129,6 +130,27 @@ describe('the strip\'s terminal row', () => {
     await expect.poll(() => row.getAttribute('data-state'), { timeout: 15_000 }).toBe('idle');
     expect(await row.locator('.row-name').textContent()).not.toBe(before);
     await client.page.getByRole('button', { name: 'back to chat' }).click();
+    await client.close();
+  });
+
+  it('a terminal chunk that fails to load lowers the surface and says so, and the next show retries', async () => {
+    const client = await openClient(rig.browser, url);
+    const { page } = client;
+    let failed = 0;
+    await page.route(/\/surface-[A-Z0-9]+\.js$/, (route) => {
+      if (failed++ === 0) return route.abort('connectionreset');
+      return route.continue();
+    });
+    const row = page.locator('#terminal-row');
+    await expect.poll(() => row.getAttribute('data-state'), { timeout: 10_000 }).not.toBe(null);
+    await row.click();
+    await expect.poll(() => page.locator('.strip-notice').textContent(), { timeout: 10_000 }).toMatch(/^the terminal could not load \(.*\); show it again to retry$/);
+    const layer = page.locator('.takeover[data-surface="terminal"]');
+    expect(await layer.isVisible()).toBe(false);
+    await row.click();
+    await expect.poll(() => page.locator('#takeover-title').textContent(), { timeout: 15_000 }).toMatch(/^terminal \d+ · bash · \//);
+    expect(failed).toBeGreaterThanOrEqual(2);
+    await page.getByRole('button', { name: 'back to chat' }).click();
     await client.close();
   });
 });
