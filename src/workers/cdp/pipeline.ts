@@ -120,7 +120,7 @@ export class FramePipeline {
 
   /** Presses the host's own mouse at a screen point (XTest): how a popup window is clicked. */
   async screenMouse(action: 'move' | 'down' | 'up', x: number, y: number, button: string): Promise<void> {
-    await this.request({ t: 'screen_mouse', action, x, y, button, id: this.nextId++ });
+    await this.request({ t: 'screen_mouse', action, x, y, button, id: this.nextId++ }, 'take the mouse on its screen');
   }
 
   onStats(cb: (s: Omit<EncodeStats, 't'>) => void): void { this.statsListeners.push(cb); }
@@ -130,12 +130,13 @@ export class FramePipeline {
     this.cdp.on('message', (m: FromCdp) => { if (m.t === 'captured') cb(m); });
   }
 
-  private request(m: ToCdp & { id: number }): Promise<FromCdp> {
+  /** `what`: the host's task in words, for the timeout's sentence. */
+  private request(m: ToCdp & { id: number }, what = 'place the tab\'s window'): Promise<FromCdp> {
     if (this.stopped) return Promise.reject(new ForgeError('host_exited', 'the frame pipeline has stopped'));
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         this.waiting.delete(m.id);
-        reject(new ForgeError('timeout', `the browser host did not place the tab's window within ${CAPTURE_REQUEST_TIMEOUT_MS / 1000} s`));
+        reject(new ForgeError('timeout', `the browser host did not ${what} within ${CAPTURE_REQUEST_TIMEOUT_MS / 1000} s`));
       }, CAPTURE_REQUEST_TIMEOUT_MS);
       this.waiting.set(m.id, {
         resolve: (r) => { clearTimeout(timer); resolve(r); },
