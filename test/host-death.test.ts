@@ -2,9 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startForge, connectAgent, type RunningServer, type Agent } from './helpers/server.js';
 import { servePages, type PageServer } from './helpers/pages.js';
 import { hostBrowserPid } from './helpers/processes.js';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import CDP from 'chrome-remote-interface';
+import { crashRenderer } from './helpers/crash.js';
 
 let forge: RunningServer;
 let pages: PageServer;
@@ -53,14 +51,7 @@ describe('the host dies under a call', () => {
 
   it('a page whose renderer crashed is rebuilt and answered in forge\'s words, never a driver TypeError', async () => {
     await a.call('browser_navigate', { url: pages.url });
-    // A real renderer crash, through a second CDP client on the host's own DevTools port.
-    const port = Number(readFileSync(join(forge.stateDir, 'profiles/default/default/chromium/DevToolsActivePort'), 'utf8').split('\n')[0]);
-    const targets = (await CDP.List({ port })) as Array<{ id: string; type: string; url: string }>;
-    const target = targets.find((t) => t.type === 'page' && t.url === pages.url)!;
-    const client = await CDP({ port, target: target.id });
-    client.send('Page.crash').catch(() => undefined);
-    await new Promise((r) => setTimeout(r, 1000));
-    await client.close().catch(() => undefined);
+    await crashRenderer(forge.stateDir, pages.url);
     const r = await a.call('browser_snapshot');
     expect(r.isError).toBe(false);
     expect(r.text).toMatch(/the page in tab \d+ \(p-[0-9a-f]{8}\) had crashed; forge reloaded it/);

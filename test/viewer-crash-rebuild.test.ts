@@ -4,9 +4,7 @@
  * history.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import CDP from 'chrome-remote-interface';
+import { crashRenderer } from './helpers/crash.js';
 import { startForge, connectAgent, type RunningServer, type Agent } from './helpers/server.js';
 import { servePages, type PageServer } from './helpers/pages.js';
 import { openViewer, type TestViewer } from './helpers/viewer.js';
@@ -41,14 +39,7 @@ describe('a crashed page rebuilt under its viewers', () => {
     await viewer.next('view');
     await viewer.waitFrames(5);
 
-    // A real renderer crash, through a second CDP client on the host's own DevTools port.
-    const port = Number(readFileSync(join(forge.stateDir, 'profiles/default/default/chromium/DevToolsActivePort'), 'utf8').split('\n')[0]);
-    const targets = (await CDP.List({ port })) as Array<{ id: string; type: string; url: string }>;
-    const target = targets.find((t) => t.type === 'page' && t.url === pages.url)!;
-    const client = await CDP({ port, target: target.id });
-    client.send('Page.crash').catch(() => undefined);
-    await new Promise((r) => setTimeout(r, 1000));
-    await client.close().catch(() => undefined);
+    await crashRenderer(forge.stateDir, pages.url);
 
     const r = await agent.call('browser_snapshot');
     expect(r.text).toMatch(/had crashed; forge reloaded it/);
