@@ -1,17 +1,32 @@
 /**
  * The web client's terminal surface in real headless Chromium against a real server: it shows
- * the shell's prompt, typing after take control reaches the shell, and a phone-sized viewport
- * shows the touch key bar.
+ * the shell's prompt, typing after take control reaches the shell, Ctrl-C, Ctrl-Z, Ctrl-L and
+ * Ctrl-D typed in the browser reach the shell untouched, and a phone-sized viewport shows the touch
+ * key bar, whose keys and sticky Ctrl reach the shell.
+ *
+ * A person presses Ctrl-C or Ctrl-Z once they see the command running, and types on once the
+ * prompt is back; the tests wait for the same two moments (the command in the terminal's
+ * foreground group, the prompt's done mark). Faster than that, the terminal itself drops keys on
+ * any machine: a Ctrl-C before the shell has handed the terminal to its command interrupts the
+ * shell instead, and the shell discards what was typed ahead of its interrupt.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useClientRig } from './helpers/client-rig.js';
 import { TERM_STATE } from '../src/shared/terminal.js';
+import { inForeground } from './helpers/processes.js';
 
 const SEAT = 'default/proj/lead';
 
 describe('the terminal surface in the web client', () => {
   const rig = useClientRig(SEAT);
   let url = '';
+
+  const screen = async (): Promise<string> => ((await rig.agent.callTool({ name: 'terminal__read', arguments: {} })).structuredContent as { text: string }).text;
+  const running = (cmd: string): Promise<void> => expect.poll(() => inForeground(cmd), { timeout: 10_000 }).toBe(true);
+  const promptBack = (): Promise<void> => expect.poll(async () => {
+    const r = await rig.agent.callTool({ name: 'terminal__read', arguments: {} });
+    return (r.structuredContent as { state: { busy: boolean } }).state.busy;
+  }, { timeout: 10_000 }).toBe(false);
 
   beforeAll(async () => {
     await rig.agent.callTool({ name: 'terminal__run', arguments: { command: 'echo hello-from-the-agent' } });
@@ -70,6 +85,46 @@ describe('the terminal surface in the web client', () => {
     await page.close();
   });
 
+  it('Ctrl-C, Ctrl-Z, Ctrl-L and Ctrl-D typed in the browser reach the shell untouched', async () => {
+    const page = await rig.browser.newPage({ viewport: { width: 1200, height: 800 } });
+    await page.goto(url);
+    await page.getByRole('button', { name: 'take control' }).click();
+    await expect.poll(() => page.locator('.term-state').textContent(), { timeout: 15_000 }).toBe(TERM_STATE.youHaveControl);
+    await page.locator('.xterm-helper-textarea').focus();
+    // Ctrl-C interrupts: the echo typed after it runs at once, not after the sleep.
+    await page.keyboard.type('sleep 4040');
+    await page.keyboard.press('Enter');
+    await running('sleep 4040');
+    await page.keyboard.press('Control+C');
+    await promptBack();
+    await page.keyboard.type('echo after-ctrl-c');
+    await page.keyboard.press('Enter');
+    await expect.poll(screen, { timeout: 10_000 }).toMatch(/\nafter-ctrl-c\n/);
+    // Ctrl-Z stops the job: the shell says so.
+    await page.keyboard.type('sleep 4141');
+    await page.keyboard.press('Enter');
+    await running('sleep 4141');
+    await page.keyboard.press('Control+Z');
+    await expect.poll(screen, { timeout: 10_000 }).toMatch(/Stopped.*sleep 4141/);
+    await promptBack();
+    await page.keyboard.type('kill %1');
+    await page.keyboard.press('Enter');
+    await expect.poll(screen, { timeout: 10_000 }).toMatch(/Terminated.*sleep 4141/);
+    // Ctrl-L clears the screen: what was on it is gone from the visible screen.
+    await page.keyboard.type('echo before-ctrl-l');
+    await page.keyboard.press('Enter');
+    await expect.poll(screen, { timeout: 10_000 }).toMatch(/\nbefore-ctrl-l\n/);
+    await page.keyboard.press('Control+L');
+    await expect.poll(screen, { timeout: 10_000 }).not.toContain('before-ctrl-l');
+    // Ctrl-D on an empty line ends the shell.
+    await page.keyboard.press('Control+D');
+    await expect.poll(() => page.locator('.term-state').textContent(), { timeout: 10_000 }).toMatch(new RegExp(`^${TERM_STATE.exited}`));
+    // The line keeps saying so.
+    await page.waitForTimeout(500);
+    expect(await page.locator('.term-state').textContent()).toMatch(new RegExp(`^${TERM_STATE.exited}`));
+    await page.close();
+  });
+
   it('a phone-sized viewport shows the touch key bar with 44 px targets', async () => {
     const ctx = await rig.browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 3 });
     const page = await ctx.newPage();
@@ -83,10 +138,37 @@ describe('the terminal surface in the web client', () => {
       expect(box.width).toBeGreaterThanOrEqual(44);
       expect(box.height).toBeGreaterThanOrEqual(44);
     }
-    // Inert until the keyboard is taken; then Ctrl-C from the bar reaches the shell.
+    // Inert until the keyboard is taken; then the bar's keys and its sticky Ctrl reach the shell.
     expect(await bar.getByRole('button', { name: 'Escape' }).isDisabled()).toBe(true);
     await page.getByRole('button', { name: 'take control' }).tap();
     await expect.poll(() => page.locator('.term-state').textContent(), { timeout: 10_000 }).toBe(TERM_STATE.youHaveControl);
+    await page.locator('.xterm-helper-textarea').focus();
+    await page.keyboard.type('sleep 4242');
+    await bar.getByRole('button', { name: 'Enter' }).tap();
+    await running('sleep 4242');
+    await bar.getByRole('button', { name: 'Control C' }).tap();
+    await promptBack();
+    await page.keyboard.type('echo from-the-bar');
+    await bar.getByRole('button', { name: 'Enter' }).tap();
+    await expect.poll(screen, { timeout: 10_000 }).toMatch(/\nfrom-the-bar\n/);
+    await promptBack();
+    // Up recalls the last command; Enter runs it again.
+    await bar.getByRole('button', { name: 'Up' }).tap();
+    await bar.getByRole('button', { name: 'Enter' }).tap();
+    await expect.poll(async () => (await screen()).split('\nfrom-the-bar\n').length, { timeout: 10_000 }).toBe(3);
+    await promptBack();
+    // Sticky Ctrl, then a typed c: an interrupt, as Ctrl-C is.
+    await page.keyboard.type('sleep 4343');
+    await bar.getByRole('button', { name: 'Enter' }).tap();
+    await running('sleep 4343');
+    await bar.getByRole('button', { name: 'Ctrl' }).tap();
+    expect(await bar.getByRole('button', { name: 'Ctrl' }).getAttribute('aria-pressed')).toBe('true');
+    await page.keyboard.type('c');
+    expect(await bar.getByRole('button', { name: 'Ctrl' }).getAttribute('aria-pressed')).toBe('false');
+    await promptBack();
+    await page.keyboard.type('echo sticky-done');
+    await bar.getByRole('button', { name: 'Enter' }).tap();
+    await expect.poll(screen, { timeout: 10_000 }).toMatch(/\nsticky-done\n/);
     await rig.agent.callTool({ name: 'terminal__close', arguments: {} }).catch(() => undefined);
     await ctx.close();
   });

@@ -45,3 +45,21 @@ export function hostBrowserPid(stateDir: string): number {
   if (!p) throw new Error('no host Chromium for this server');
   return p.pid;
 }
+
+/**
+ * Whether a process running `cmd` (its whole command line) is in its terminal's foreground
+ * group: the moment a person at the terminal sees the command running, and a Ctrl-C or Ctrl-Z
+ * typed then goes to it rather than to the shell still starting it.
+ */
+export function inForeground(cmd: string): boolean {
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      if (readFileSync(`/proc/${name}/cmdline`, 'utf8').replace(/\0/g, ' ').trim() !== cmd) continue;
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+      const [, , pgrp, , , tpgid] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (pgrp === tpgid) return true;
+    } catch { /* gone meanwhile */ }
+  }
+  return false;
+}
