@@ -110,6 +110,10 @@ export function openTerminalSurface(root: HTMLElement, conn: TerminalConn, opts:
 
   let id = 0;
   let role: 'holder' | 'watcher' = 'watcher';
+  // Take control was pressed and the server has not answered yet. Keys typed meanwhile go out
+  // behind the take on the same socket, so the server reads them as the new holder's; a person
+  // who presses take control and types at once loses nothing to the round trip.
+  let taking = false;
   let expectedSeq = -1;
   let pendingAck = 0;
   let ackTimer = 0;
@@ -160,8 +164,9 @@ export function openTerminalSurface(root: HTMLElement, conn: TerminalConn, opts:
       controlB.disabled = false;
     } else if (m.t === 'term_state' && m.term === id) {
       role = m.role;
-      term.options.disableStdin = role !== 'holder';
-      bar.setEnabled(role === 'holder');
+      // A push sent before the take was read says watcher still; the take's own answer ends it.
+      if (role === 'holder' || m.closed || m.exited) taking = false;
+      keysLive(role === 'holder' || taking);
       controlB.textContent = role === 'holder' ? 'release control' : 'take control';
       controlB.disabled = m.closed || m.exited;
       controlB.removeAttribute('aria-busy');
@@ -172,6 +177,8 @@ export function openTerminalSurface(root: HTMLElement, conn: TerminalConn, opts:
         q<HTMLElement>('.term-hidden').hidden = !m.handOff.hidden;
       }
     } else if (m.t === 'term_closed' && m.term === id) {
+      taking = false;
+      keysLive(false);
       setState(m.message);
       controlB.disabled = true;
     } else if (m.t === 'error' && m.for?.startsWith('term_')) {
@@ -179,15 +186,23 @@ export function openTerminalSurface(root: HTMLElement, conn: TerminalConn, opts:
       if (m.for === 'term_ack') return;
       setState(m.message);
       controlB.removeAttribute('aria-busy');
-      if (m.for === 'term_control') controlB.textContent = role === 'holder' ? 'release control' : 'take control';
+      if (m.for === 'term_control') {
+        taking = false;
+        keysLive(role === 'holder');
+        controlB.textContent = role === 'holder' ? 'release control' : 'take control';
+      }
     }
   };
 
   const send = (data: string): void => {
-    if (role === 'holder' && id) conn.send({ t: 'term_input', term: id, data });
+    if ((role === 'holder' || taking) && id) conn.send({ t: 'term_input', term: id, data });
   };
   const bar = keyBar(send, () => term.modes.applicationCursorKeysMode);
   bar.setEnabled(false);
+  const keysLive = (on: boolean): void => {
+    term.options.disableStdin = !on;
+    bar.setEnabled(on);
+  };
   if (matchMedia('(pointer: coarse)').matches) el.append(bar.el);
 
   term.onData((d) => send(bar.modify(d)));
@@ -215,7 +230,11 @@ export function openTerminalSurface(root: HTMLElement, conn: TerminalConn, opts:
     controlB.textContent = take ? 'taking control…' : 'releasing…';
     controlB.setAttribute('aria-busy', 'true');
     conn.send({ t: 'term_control', term: id, take });
-    if (take) term.focus();
+    if (take) {
+      taking = true;
+      keysLive(true);
+      term.focus();
+    }
   });
   q<HTMLButtonElement>('.term-done').addEventListener('click', () => conn.send({ t: 'term_answer', term: id, answer: 'done' }));
   q<HTMLButtonElement>('.term-notnow').addEventListener('click', () => conn.send({ t: 'term_answer', term: id, answer: 'not_now' }));
