@@ -78,6 +78,7 @@ export class BrowserSurface implements TakeoverSurface {
       controlling: () => this.controlling(),
       send: (ev) => this.input(ev),
       refused: () => this.watcherTried(),
+      tooLong: (s) => this.takeover.say(s),
       toBar: () => this.takeover.chordFromPage(),
       nav: (dir) => this.navigate(dir),
     });

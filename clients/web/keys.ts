@@ -5,6 +5,7 @@
  * types into the same field. The pane chord (Ctrl/Cmd+Alt+Up/Down) hands the keys to the bar.
  */
 import type { InputEvent as PageInput } from '../../src/shared/protocol.js';
+import { INPUT_TEXT_MAX_CHARS, pasteTooLong } from '../../src/shared/limits.js';
 import { modifiers } from './input.js';
 
 export interface KeyTarget {
@@ -12,6 +13,8 @@ export interface KeyTarget {
   send(ev: PageInput): void;
   /** A watcher typed: nothing was sent. */
   refused(): void;
+  /** Text past the server's bound: nothing was sent, and this sentence says why. */
+  tooLong(sentence: string): void;
   /** The pane chord: move the keys to the bar. */
   toBar(): void;
   /** Ctrl/Cmd+[ and ]: the page's own history. */
@@ -72,6 +75,9 @@ export class KeySink {
   private text(t: string): void {
     if (!t) return;
     if (!this.target.controlling()) { this.target.refused(); return; }
+    // Refused here, in words, rather than sent for the server to refuse: a paste past the
+    // socket's own bound would end the connection instead of getting an answer.
+    if (t.length > INPUT_TEXT_MAX_CHARS) { this.target.tooLong(pasteTooLong(INPUT_TEXT_MAX_CHARS)); return; }
     this.target.send({ type: 'text', text: t });
   }
 

@@ -72,3 +72,12 @@ export const SNAPSHOT_MAX_CHARS = 200_000;
 
 /** Evaluate result bound, characters. */
 export const EVALUATE_RESULT_MAX_CHARS = 100_000;
+
+/** Longest text one browser input message may insert, characters: a paste, not a file. The client refuses past it before sending. */
+export const INPUT_TEXT_MAX_CHARS = 100_000;
+
+/** One terminal keystroke message's bound, characters: a larger paste is refused in words, never cut. The client refuses past it before sending. */
+export const TERM_INPUT_MAX_CHARS = 1024 * 1024;
+
+/** What a person reads when a paste is past `max` characters. */
+export const pasteTooLong = (max: number): string => `a paste is limited to ${max.toLocaleString('en-US')} characters; nothing was typed`;

@@ -10,6 +10,7 @@ import { SearchAddon } from '@xterm/addon-search';
 import { ClipboardAddon } from '@xterm/addon-clipboard';
 import { ImageAddon } from '@xterm/addon-image';
 import { FRAME_FLAG_KEYFRAME } from '../../../src/shared/protocol.js';
+import { TERM_INPUT_MAX_CHARS, pasteTooLong } from '../../../src/shared/limits.js';
 import { TERM_ACK_EVERY_BYTES, TERM_STATE, readTermHeader, type TermServerMessage } from '../../../src/shared/terminal.js';
 import { terminalTheme } from './theme.js';
 import { keyBar } from './keybar.js';
@@ -195,7 +196,11 @@ export function openTerminalSurface(root: HTMLElement, conn: TerminalConn, opts:
   };
 
   const send = (data: string): void => {
-    if ((role === 'holder' || taking) && id) conn.send({ t: 'term_input', term: id, data });
+    if (!(role === 'holder' || taking) || !id) return;
+    // Refused here, in words, rather than sent for the server to refuse: a paste past the
+    // socket's own bound would end the connection instead of getting an answer.
+    if (data.length > TERM_INPUT_MAX_CHARS) { setState(pasteTooLong(TERM_INPUT_MAX_CHARS)); return; }
+    conn.send({ t: 'term_input', term: id, data });
   };
   const bar = keyBar(send, () => term.modes.applicationCursorKeysMode);
   bar.setEnabled(false);

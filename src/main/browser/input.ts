@@ -6,10 +6,8 @@
 import type { CDPSession } from 'playwright-core';
 import { MOD_ALT, MOD_CTRL, MOD_META, MOD_SHIFT, type InputEvent } from '../../shared/protocol.js';
 import { ForgeError } from '../../shared/errors.js';
+import { INPUT_TEXT_MAX_CHARS, pasteTooLong } from '../../shared/limits.js';
 import { dragMove, dragPress, dragRelease } from './drag.js';
-
-/** Longest text one input message may insert, characters: a paste, not a file. */
-export const INPUT_TEXT_MAX_CHARS = 100_000;
 
 interface KeyDef { code: string; keyCode: number; text?: string }
 
@@ -117,7 +115,7 @@ export async function dispatchInput(session: CDPSession, ev: InputEvent, scale: 
       return;
     }
     case 'text':
-      if (ev.text.length > INPUT_TEXT_MAX_CHARS) throw new ForgeError('bad_request', `a text input is limited to ${INPUT_TEXT_MAX_CHARS} characters; nothing was typed`);
+      if (ev.text.length > INPUT_TEXT_MAX_CHARS) throw new ForgeError('bad_request', pasteTooLong(INPUT_TEXT_MAX_CHARS));
       await session.send('Input.insertText', { text: ev.text });
       return;
   }

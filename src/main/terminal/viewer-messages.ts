@@ -6,6 +6,7 @@
 import type { ViewerHub, ViewerInfo } from '../viewers.js';
 import type { ClientMessage } from '../../shared/protocol.js';
 import { ForgeError } from '../../shared/errors.js';
+import { TERM_INPUT_MAX_CHARS, pasteTooLong } from '../../shared/limits.js';
 import { parseSeat } from '../seat.js';
 import {
   TERM_COLS_MAX, TERM_COLS_MIN, TERM_ROWS_MAX, TERM_ROWS_MIN, TERM_STATE,
@@ -13,8 +14,6 @@ import {
 import type { TerminalSurface } from './surface.js';
 import type { TerminalRecord } from './record.js';
 
-/** One keystroke message's bound, characters: a paste larger than this is refused in words, never cut. */
-export const TERM_INPUT_MAX_CHARS = 1024 * 1024;
 
 function int(v: unknown, min: number, max: number, what: string): number {
   if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max) {
@@ -62,7 +61,7 @@ export function attachTerminalViewers(s: TerminalSurface, viewerHub: ViewerHub):
         : `${TERM_STATE.otherHasKeyboard}; take control to type here`);
     }
     if (typeof msg.data !== 'string' || msg.data.length === 0) throw new ForgeError('bad_request', 'term_input needs the typed text in "data"');
-    if (msg.data.length > TERM_INPUT_MAX_CHARS) throw new ForgeError('bad_request', `a paste is limited to ${TERM_INPUT_MAX_CHARS} characters; nothing was typed`);
+    if (msg.data.length > TERM_INPUT_MAX_CHARS) throw new ForgeError('bad_request', pasteTooLong(TERM_INPUT_MAX_CHARS));
     r.lastUse = Date.now();
     s.pty.post({ t: 'input', id: r.id, data: msg.data });
   });
