@@ -72,6 +72,8 @@ class BenchViewer {
   /** When the last repaint arrived: a watcher dropped for being slow catches up through one. */
   lastKeyframeAt = 0;
   repaints = 0;
+  /** Output frames received: with `bytes`, the size the server's gathering gives its frames. */
+  frames = 0;
   private echo: ((s: string) => void) | null = null;
   messages: Array<Record<string, unknown>> = [];
 
@@ -81,6 +83,7 @@ class BenchViewer {
         const h = readTermHeader(new DataView(data.buffer, data.byteOffset, data.byteLength));
         const payload = data.subarray(h.hdrlen);
         this.bytes += payload.length;
+        this.frames++;
         if (h.flags & 1) { this.lastKeyframeAt = performance.now(); this.repaints++; }
         this.send({ t: 'term_ack', term: h.id, bytes: payload.length });
         if (this.echo) this.echo(payload.toString('latin1'));
@@ -166,6 +169,8 @@ async function main(): Promise<void> {
       const seen = viewers.map(() => false);
       viewers.forEach((v, i) => void v.nextDone().then(() => { seen[i] = true; }));
       const repaintsBefore = viewers.reduce((n, v) => n + v.repaints, 0);
+      const framesBefore = viewers[0]!.frames;
+      const bytesBefore = viewers[0]!.bytes;
       const t0 = performance.now();
       await agent.callTool({ name: 'terminal__run', arguments: { command: `cat ${file}`, timeout_ms: 600_000 } }, undefined, { timeout: 600_000 });
       const ranAt = performance.now();
@@ -181,7 +186,7 @@ async function main(): Promise<void> {
       const k = viewers.length > 1 ? 1 : 0;
       serverCpu[k].push((cpuMs(info.pid) - cpu0) / FILE_MB);
       viewerCpu[k].push((own.user + own.system) / 1000 / FILE_MB);
-      say(`  CPU per MB: server ${round(serverCpu[k].at(-1)!)} ms, the bench's viewers ${round(viewerCpu[k].at(-1)!)} ms`);
+      say(`  CPU per MB: server ${round(serverCpu[k].at(-1)!)} ms, the bench's viewers ${round(viewerCpu[k].at(-1)!)} ms; ${round((viewers[0]!.bytes - bytesBefore) / 1024 / Math.max(1, viewers[0]!.frames - framesBefore))} KB per frame`);
       return FILE_MB / ((performance.now() - t0) / 1000);
     };
     const bare: number[] = [];

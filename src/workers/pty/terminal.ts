@@ -28,10 +28,15 @@ export const OUTPUT_FRAME_MAX_BYTES = 256 * 1024;
  * Gathering window while output streams, ms, under one 60 Hz frame: a flood leaves as a few large
  * frames (fewer messages, fewer acks, bigger model batches; 10 viewers' server CPU per MB measured
  * ~20% lower at 16 ms than at 4 ms) instead of one per 4 KB PTY read. Output after a quiet spell
- * or after a small frame (an echoed keystroke) leaves on the next turn of the event loop.
+ * or after a few small frames (echoed keystrokes) leaves on the next turn of the event loop.
  */
 export const OUTPUT_GATHER_MS = 10;
-/** A frame at least this big says output is streaming, bytes: one PTY read brings up to 4 KB. */
+/**
+ * Bytes sent in one streak of frames (each within two gathering windows of the last) that say
+ * output is streaming. A PTY read brings at most 4095 bytes, so a size test on one frame alone
+ * missed a flood whose reads each left before the next arrived (measured: 4 KB frames, 5x the
+ * messages and acks, on a busy machine); a streak counts them together.
+ */
 export const OUTPUT_STREAMING_BYTES = 4096;
 /**
  * Scrollback rows the model keeps: what a repaint and a command's output can reach back to (a
@@ -70,7 +75,8 @@ export class SeatTerminal {
   private batchBytes = 0;
   private flushQueued = false;
   private lastFlushAt = 0;
-  private lastFlushBytes = 0;
+  /** Bytes in the current streak of frames: see OUTPUT_STREAMING_BYTES. */
+  private streakBytes = 0;
   /** Repaints waiting for the model: no frame leaves until they are sent (the PTY is held past one frame's worth). */
   private repaintsWaiting = 0;
   /** The screen the last repaint serialized, kept until the model changes: repaints asked for together (a storm of watchers caught up at once) serialize once. */
@@ -236,7 +242,7 @@ export class SeatTerminal {
   private scheduleFlush(): void {
     if (this.flushQueued) return;
     this.flushQueued = true;
-    const wait = this.lastFlushBytes >= OUTPUT_STREAMING_BYTES ? this.lastFlushAt + OUTPUT_GATHER_MS - performance.now() : 0;
+    const wait = this.streakBytes >= OUTPUT_STREAMING_BYTES ? this.lastFlushAt + OUTPUT_GATHER_MS - performance.now() : 0;
     if (wait <= 0) setImmediate(() => this.flushDue());
     else setTimeout(() => this.flushDue(), wait);
   }
@@ -258,8 +264,9 @@ export class SeatTerminal {
     const reads = this.batch;
     this.batch = [];
     this.batchBytes = 0;
-    this.lastFlushAt = performance.now();
-    this.lastFlushBytes = n;
+    const now = performance.now();
+    this.streakBytes = now - this.lastFlushAt < 2 * OUTPUT_GATHER_MS ? this.streakBytes + n : n;
+    this.lastFlushAt = now;
     if (this.viewers > 0) {
       const frame = this.frame(reads, n, 0, ++this.seq);
       this.post({ t: 'output', id: this.spec.id, frame }, [frame.buffer as ArrayBuffer]);
