@@ -11,6 +11,7 @@ import { servePages, type PageServer } from './helpers/pages.js';
 import { DESKTOP, launchClientBrowser, picturePoint, showFirstTab, takeControl, type ClientPage } from './helpers/client-page.js';
 import { INPUT_TEXT_MAX_CHARS, SOCKET_INBOUND_MAX_BYTES, TERM_INPUT_MAX_CHARS, pasteTooLong } from '../src/shared/limits.js';
 import { TERM_STATE } from '../src/shared/terminal.js';
+import { pageScreen } from './helpers/term-screen.js';
 
 const SEAT = 'default/paste/lead';
 /** Characters in the big paste: past the socket's own bound, so the server could never answer it. */
@@ -89,9 +90,8 @@ describe('a paste too long for the terminal', () => {
     await paste('echo what-fits-$((6*7))');
     await page.locator('.xterm-helper-textarea').focus();
     await page.keyboard.press('Enter');
-    const screen = async (): Promise<string> => ((await term.callTool({ name: 'terminal__read', arguments: {} })).structuredContent as { text: string }).text;
-    await expect.poll(screen, { timeout: 10_000 }).toMatch(/\nwhat-fits-42\n/);
-    expect(await screen()).not.toContain('zzzz');
+    await expect.poll(() => pageScreen(page), { timeout: 10_000 }).toMatch(/\nwhat-fits-42\n/);
+    expect(await pageScreen(page)).not.toContain('zzzz');
     expect(sockets).toBe(0);
     await page.close();
     await term.close();

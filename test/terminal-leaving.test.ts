@@ -8,6 +8,7 @@ import type { Page } from 'playwright-core';
 import { openClient, DESKTOP, PHONE_430 } from './helpers/client-page.js';
 import { useClientRig } from './helpers/client-rig.js';
 import { TERM_STATE } from '../src/shared/terminal.js';
+import { pageScreen } from './helpers/term-screen.js';
 
 const SEAT = 'default/proj/lead';
 const LOWERED = 'the terminal is lowered; reload to raise it again';
@@ -41,7 +42,7 @@ describe('leaving the terminal surface', () => {
     await page.keyboard.press('Meta+w');
     await page.keyboard.type('over');
     await page.keyboard.press('Enter');
-    await expect.poll(screen, { timeout: 10_000 }).toMatch(/^leftover$/m);
+    await expect.poll(() => pageScreen(page), { timeout: 10_000 }).toMatch(/^leftover$/m);
     expect(await page.locator('[role="dialog"]').count()).toBe(1);
     await page.goBack();
     await expect.poll(() => page.locator('[role="dialog"]').count(), { timeout: 5000 }).toBe(0);

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useClientRig } from './helpers/client-rig.js';
 import { TERM_STATE } from '../src/shared/terminal.js';
 import { slowLink, type SlowLink } from './helpers/slow-link.js';
+import { pageScreen } from './helpers/term-screen.js';
 
 const SEAT = 'default/proj/lead';
 /** The server's answers' delay while the person takes control, ms: far longer than typing the line takes. */
@@ -35,10 +36,7 @@ describe('typing straight after take control', () => {
     // The answer is still on its way: the keys went out before it.
     expect(await page.locator('.term-state').textContent()).toBe(TERM_STATE.viewOnly);
     await expect.poll(() => page.locator('.term-state').textContent(), { timeout: 15_000 }).toBe(TERM_STATE.youHaveControl);
-    await expect.poll(async () => {
-      const r = await rig.agent.callTool({ name: 'terminal__read', arguments: {} });
-      return (r.structuredContent as { text: string }).text;
-    }, { timeout: 10_000 }).toMatch(/\ntyped-at-once-42\n/);
+    await expect.poll(() => pageScreen(page), { timeout: 10_000 }).toMatch(/\ntyped-at-once-42\n/);
     await page.close();
   });
 });

@@ -51,7 +51,8 @@ describe('a watcher\'s size while someone holds the keyboard', () => {
     expect(watcher.message('term_view')).toMatchObject({ cols: 100, rows: 30 });
     await watcher.until(() => watcher.frames.filter((f) => f.flags & 1).length > keyframes, 5000, 'a fresh repaint');
 
-    const size = await agent.callTool({ name: 'terminal__read', arguments: {} });
-    expect((size.structuredContent as { state: { cols: number; rows: number } }).state).toMatchObject({ cols: 100, rows: 30 });
+    // The shell's own word on its size, asked by the holder.
+    holder.send({ t: 'term_input', term, data: 'stty size\r' });
+    await holder.until(() => /\b30 100\r\n/.test(holder.text()), 5000, 'the shell\'s size: 30 rows of 100');
   });
 });

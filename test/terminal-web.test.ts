@@ -14,6 +14,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { useClientRig } from './helpers/client-rig.js';
 import { TERM_STATE } from '../src/shared/terminal.js';
 import { inForeground } from './helpers/processes.js';
+import { pageScreen, promptOnPage } from './helpers/term-screen.js';
 
 const SEAT = 'default/proj/lead';
 
@@ -21,12 +22,7 @@ describe('the terminal surface in the web client', () => {
   const rig = useClientRig(SEAT);
   let url = '';
 
-  const screen = async (): Promise<string> => ((await rig.agent.callTool({ name: 'terminal__read', arguments: {} })).structuredContent as { text: string }).text;
   const running = (cmd: string): Promise<void> => expect.poll(() => inForeground(cmd), { timeout: 10_000 }).toBe(true);
-  const promptBack = (): Promise<void> => expect.poll(async () => {
-    const r = await rig.agent.callTool({ name: 'terminal__read', arguments: {} });
-    return (r.structuredContent as { state: { busy: boolean } }).state.busy;
-  }, { timeout: 10_000 }).toBe(false);
 
   beforeAll(async () => {
     await rig.agent.callTool({ name: 'terminal__run', arguments: { command: 'echo hello-from-the-agent' } });
@@ -74,14 +70,13 @@ describe('the terminal surface in the web client', () => {
     await page.locator('.xterm-helper-textarea').focus();
     await page.keyboard.type('echo typed-in-the-browser-$((6*7))');
     await page.keyboard.press('Enter');
-    await expect.poll(async () => {
-      const r = await rig.agent.callTool({ name: 'terminal__read', arguments: {} });
-      return (r.structuredContent as { text: string }).text;
-    }, { timeout: 10_000 }).toContain('typed-in-the-browser-42');
-    const r = await rig.agent.callTool({ name: 'terminal__read', arguments: {} });
-    expect((r.structuredContent as { text: string }).text).not.toContain('ignored-while-viewing');
+    await expect.poll(() => pageScreen(page), { timeout: 10_000 }).toContain('typed-in-the-browser-42');
     await page.getByRole('button', { name: 'release control' }).click();
     await expect.poll(() => page.locator('.term-state').textContent(), { timeout: 10_000 }).toBe(TERM_STATE.viewOnly);
+    // The keyboard is the agent's again: it reads what the person typed, and nothing typed while viewing.
+    const r = await rig.agent.callTool({ name: 'terminal__read', arguments: {} });
+    expect((r.structuredContent as { text: string }).text).toContain('typed-in-the-browser-42');
+    expect((r.structuredContent as { text: string }).text).not.toContain('ignored-while-viewing');
     await page.close();
   });
 
@@ -96,26 +91,26 @@ describe('the terminal surface in the web client', () => {
     await page.keyboard.press('Enter');
     await running('sleep 4040');
     await page.keyboard.press('Control+C');
-    await promptBack();
+    await promptOnPage(page);
     await page.keyboard.type('echo after-ctrl-c');
     await page.keyboard.press('Enter');
-    await expect.poll(screen, { timeout: 10_000 }).toMatch(/\nafter-ctrl-c\n/);
+    await expect.poll(() => pageScreen(page), { timeout: 10_000 }).toMatch(/\nafter-ctrl-c\n/);
     // Ctrl-Z stops the job: the shell says so.
     await page.keyboard.type('sleep 4141');
     await page.keyboard.press('Enter');
     await running('sleep 4141');
     await page.keyboard.press('Control+Z');
-    await expect.poll(screen, { timeout: 10_000 }).toMatch(/Stopped.*sleep 4141/);
-    await promptBack();
+    await expect.poll(() => pageScreen(page), { timeout: 10_000 }).toMatch(/Stopped.*sleep 4141/);
+    await promptOnPage(page);
     await page.keyboard.type('kill %1');
     await page.keyboard.press('Enter');
-    await expect.poll(screen, { timeout: 10_000 }).toMatch(/Terminated.*sleep 4141/);
+    await expect.poll(() => pageScreen(page), { timeout: 10_000 }).toMatch(/Terminated.*sleep 4141/);
     // Ctrl-L clears the screen: what was on it is gone from the visible screen.
     await page.keyboard.type('echo before-ctrl-l');
     await page.keyboard.press('Enter');
-    await expect.poll(screen, { timeout: 10_000 }).toMatch(/\nbefore-ctrl-l\n/);
+    await expect.poll(() => pageScreen(page), { timeout: 10_000 }).toMatch(/\nbefore-ctrl-l\n/);
     await page.keyboard.press('Control+L');
-    await expect.poll(screen, { timeout: 10_000 }).not.toContain('before-ctrl-l');
+    await expect.poll(() => pageScreen(page), { timeout: 10_000 }).not.toContain('before-ctrl-l');
     // Ctrl-D on an empty line ends the shell.
     await page.keyboard.press('Control+D');
     await expect.poll(() => page.locator('.term-state').textContent(), { timeout: 10_000 }).toMatch(new RegExp(`^${TERM_STATE.exited}`));
@@ -147,16 +142,16 @@ describe('the terminal surface in the web client', () => {
     await bar.getByRole('button', { name: 'Enter' }).tap();
     await running('sleep 4242');
     await bar.getByRole('button', { name: 'Control C' }).tap();
-    await promptBack();
+    await promptOnPage(page);
     await page.keyboard.type('echo from-the-bar');
     await bar.getByRole('button', { name: 'Enter' }).tap();
-    await expect.poll(screen, { timeout: 10_000 }).toMatch(/\nfrom-the-bar\n/);
-    await promptBack();
+    await expect.poll(() => pageScreen(page), { timeout: 10_000 }).toMatch(/\nfrom-the-bar\n/);
+    await promptOnPage(page);
     // Up recalls the last command; Enter runs it again.
     await bar.getByRole('button', { name: 'Up' }).tap();
     await bar.getByRole('button', { name: 'Enter' }).tap();
-    await expect.poll(async () => (await screen()).split('\nfrom-the-bar\n').length, { timeout: 10_000 }).toBe(3);
-    await promptBack();
+    await expect.poll(async () => (await pageScreen(page)).split('\nfrom-the-bar\n').length, { timeout: 10_000 }).toBe(3);
+    await promptOnPage(page);
     // Sticky Ctrl, then a typed c: an interrupt, as Ctrl-C is.
     await page.keyboard.type('sleep 4343');
     await bar.getByRole('button', { name: 'Enter' }).tap();
@@ -165,10 +160,10 @@ describe('the terminal surface in the web client', () => {
     expect(await bar.getByRole('button', { name: 'Ctrl' }).getAttribute('aria-pressed')).toBe('true');
     await page.keyboard.type('c');
     expect(await bar.getByRole('button', { name: 'Ctrl' }).getAttribute('aria-pressed')).toBe('false');
-    await promptBack();
+    await promptOnPage(page);
     await page.keyboard.type('echo sticky-done');
     await bar.getByRole('button', { name: 'Enter' }).tap();
-    await expect.poll(screen, { timeout: 10_000 }).toMatch(/\nsticky-done\n/);
+    await expect.poll(() => pageScreen(page), { timeout: 10_000 }).toMatch(/\nsticky-done\n/);
     await rig.agent.callTool({ name: 'terminal__close', arguments: {} }).catch(() => undefined);
     await ctx.close();
   });

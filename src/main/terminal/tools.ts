@@ -2,7 +2,9 @@
  * The agent's terminal tools. The agent drives the seat's terminal like a person: it types
  * (terminal__write), runs a command line (terminal__run), reads the screen, waits, closes, and
  * hands the keyboard to its person (terminal_hand_off). While a person holds the keyboard or a
- * hand-off is parked, typing tools are refused with that reason; reading and waiting are not.
+ * hand-off is parked, the tools are refused with that reason, reading and waiting included: what
+ * the person types is theirs, and a hand-off hands the agent its ending, not the screen. A call
+ * already running when the person takes control runs on to its end.
  */
 import { z } from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
@@ -39,7 +41,8 @@ async function guarded(sctx: SessionContext, tool: string, work: () => Promise<C
   }
 }
 
-function mayType(r: TerminalRecord): void {
+/** Refuses the agent's call while its person holds the terminal (their take control, or a parked hand-off). */
+function personHolds(r: TerminalRecord): void {
   if (r.handOff) throw new ForgeError('hand_off', `terminal ${r.number} is handed off to your person ("${r.handOff.reason}"); wait for their answer`);
   if (r.holder !== null) throw new ForgeError('not_controller', `your person has the keyboard of terminal ${r.number} (they took control in forge); wait until they release it`);
 }
@@ -71,7 +74,7 @@ export function registerTerminalTools(s: TerminalSurface, server: McpServer, sct
   }, ({ text, keys }) => guarded(sctx, 'terminal__write', async () => {
     if (!text && !keys?.length) throw new ForgeError('bad_request', 'terminal__write needs `text`, `keys`, or both');
     return use(async (r) => {
-    mayType(r);
+    personHolds(r);
     if (text) s.pty.post({ t: 'input', id: r.id, data: text });
     if (keys?.length) await s.pty.request({ t: 'keys', id: r.id, keys });
     return answerOf(`typed into terminal ${r.number}${text ? ` ${text.length} characters` : ''}${keys?.length ? `${text ? ' and' : ''} ${keys.join(' ')}` : ''}`);
@@ -83,7 +86,7 @@ export function registerTerminalTools(s: TerminalSurface, server: McpServer, sct
     inputSchema: { command: z.string().min(1).max(TERMINAL_WRITE_MAX_CHARS), timeout_ms: timeout },
     outputSchema: { output: z.string(), exit_code: z.number().nullable(), source: z.enum(['osc133', 'heuristic']), timed_out: z.boolean().optional(), cut: z.boolean().optional() },
   }, ({ command, timeout_ms }) => guarded(sctx, 'terminal__run', () => use(async (r) => {
-    mayType(r);
+    personHolds(r);
     const res = await s.pty.request<RunResult>({ t: 'run', id: r.id, command, timeoutMs: timeout_ms ?? TERMINAL_CALL_TIMEOUT_DEFAULT_MS });
     r.lastUse = Date.now();
     const head = res.timed_out
@@ -97,8 +100,9 @@ export function registerTerminalTools(s: TerminalSurface, server: McpServer, sct
     description: 'Read your terminal\'s screen as text, with the cursor and the state (busy, password wanted, exact marks or heuristic).',
     inputSchema: {},
   }, () => guarded(sctx, 'terminal__read', () => use(async (r) => {
+    personHolds(r);
     const res = await s.pty.request<ScreenRead>({ t: 'read', id: r.id });
-    const state = { ...res.facts, holder: r.holder === null ? 'agent' : 'person', hand_off: r.handOff?.reason ?? null, source: res.facts.marks ? 'osc133' : 'heuristic' };
+    const state = { ...res.facts, source: res.facts.marks ? 'osc133' : 'heuristic' };
     return answerOf(`terminal ${r.number} · ${r.shell} · ${r.cwd}\n${res.text}\n[cursor ${res.cursor.y + 1}:${res.cursor.x + 1}${state.password ? ' · a password is wanted' : ''}${state.busy ? ' · a command is running' : ''}]`,
       { text: res.text, cursor: res.cursor, state });
   })));
@@ -107,6 +111,7 @@ export function registerTerminalTools(s: TerminalSurface, server: McpServer, sct
     description: 'Wait until the running command is done (until "done") or until `text` shows on the screen (until "text").',
     inputSchema: { until: z.enum(['done', 'text']), text: z.string().max(1000).optional(), timeout_ms: timeout },
   }, ({ until, text, timeout_ms }) => guarded(sctx, 'terminal__wait', () => use(async (r) => {
+    personHolds(r);
     r.agentWaits++;
     if (r.agentWaits === 1) s.pushState(r);
     try {
@@ -128,7 +133,7 @@ export function registerTerminalTools(s: TerminalSurface, server: McpServer, sct
   }, () => guarded(sctx, 'terminal__close', async () => {
     const r = s.forSeat(seat);
     if (!r) return answerOf('your seat has no terminal open');
-    mayType(r);
+    personHolds(r);
     s.close(r, `terminal ${r.number} was closed by the agent`);
     return answerOf(`terminal ${r.number} is closed`);
   }));
