@@ -14,7 +14,6 @@ import {
 import type { TerminalSurface } from './surface.js';
 import type { TerminalRecord } from './record.js';
 
-
 function int(v: unknown, min: number, max: number, what: string): number {
   if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max) {
     throw new ForgeError('bad_request', `${what} must be a whole number from ${min} to ${max}`);
