@@ -88,10 +88,11 @@ async function forgeRun(relay: Relay, frames: Recorded[], viewers: number, slow:
   return { viewers: r.viewers, relayCpuMs: s1.cpuMs - s0.cpuMs, viewerFrames: s1.counters.viewerFrames - s0.counters.viewerFrames, elapsed: r.elapsed, maxFramesHeld: s1.counters.maxFramesHeld };
 }
 
-async function wsRun(frames: Recorded[], viewers: number): Promise<Run> {
+/** A comparison relay in its own worker: `ws-relay` (what one would write with `ws`) or `uws-relay` (uWS with nothing on top). */
+async function plainRun(script: 'ws-relay' | 'uws-relay', frames: Recorded[], viewers: number): Promise<Run> {
   const tab = ++tabSeq;
   const replay = new Replayer(frames, tab);
-  const w = new Worker(join(root, 'dist/bench/ws-relay.js'), {
+  const w = new Worker(join(root, `dist/bench/${script}.js`), {
     workerData: { port: replay.relayPort, webpRing: replay.ring.sab, webpRingSlots: replay.ring.slots, webpSlotBytes: replay.ring.slotBytes, tab },
     transferList: [replay.relayPort],
   });
@@ -115,7 +116,12 @@ const fast = (r: Run): ViewerResult[] => r.viewers.filter((v) => !v.slow);
 const fpsMedian = (r: Run): number => median(fast(r).map((v) => v.fps));
 const latMedian = (r: Run): number => median(fast(r).map((v) => v.latency_ms_p50));
 
-/** `--ratio N`: only the relay-CPU comparison, N rounds of forge's relay and the ws relay to 200 anim viewers, alternating. */
+const wsRun = (frames: Recorded[], viewers: number): Promise<Run> => plainRun('ws-relay', frames, viewers);
+
+/**
+ * `--ratio N`: only the relay-CPU comparison, N rounds of forge's relay, the ws relay and bare uWS
+ * (the floor: uWS's send alone) to 200 anim viewers, alternating.
+ */
 const ratioIdx = process.argv.indexOf('--ratio');
 const RATIO_ROUNDS = ratioIdx > 0 ? Number(process.argv[ratioIdx + 1]) : 0;
 const perViewerFrame = (r: Run): number => r.relayCpuMs / Math.max(1, r.viewerFrames);
@@ -127,18 +133,22 @@ const relay = await Relay.start();
 const result: Record<string, unknown> = {};
 try {
   if (RATIO_ROUNDS > 0) {
-    const rounds: Array<{ forge: number; ws: number; ratio: number; load: number }> = [];
+    const rounds: Array<{ forge: number; ws: number; uws: number; ratio: number; floor_ratio: number; load: number }> = [];
     for (let i = 0; i < RATIO_ROUNDS; i++) {
       const load = loadavg()[0]!;
       const forge = perViewerFrame(await forgeRun(relay, rec.anim, 200, 0));
       const ws = perViewerFrame(await wsRun(rec.anim, 200));
-      rounds.push({ forge: round(forge, 4), ws: round(ws, 4), ratio: round(forge / ws, 3), load: round(load, 2) });
+      const uws = perViewerFrame(await plainRun('uws-relay', rec.anim, 200));
+      rounds.push({ forge: round(forge, 4), ws: round(ws, 4), uws: round(uws, 4), ratio: round(forge / ws, 3), floor_ratio: round(uws / ws, 3), load: round(load, 2) });
       log(`  round ${i + 1}: ${JSON.stringify(rounds[i])}`);
     }
     Object.assign(result, {
       relay_cpu_ms_per_viewer_frame: round(median(rounds.map((r) => r.forge)), 4),
       ws_relay_cpu_ms_per_viewer_frame: round(median(rounds.map((r) => r.ws)), 4),
+      uws_bare_relay_cpu_ms_per_viewer_frame: round(median(rounds.map((r) => r.uws)), 4),
       ratio_median: round(median(rounds.map((r) => r.ratio)), 3),
+      /** Bare uWS over the ws relay: the lowest ratio any relay on uWS could reach here. */
+      floor_ratio_median: round(median(rounds.map((r) => r.floor_ratio)), 3),
       rounds,
     });
   } else {
