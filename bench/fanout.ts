@@ -120,7 +120,8 @@ const wsRun = (frames: Recorded[], viewers: number): Promise<Run> => plainRun('w
 
 /**
  * `--ratio N`: only the relay-CPU comparison, N rounds of forge's relay, the ws relay and bare uWS
- * (the floor: uWS's send alone) to 200 anim viewers, alternating.
+ * (the floor: uWS's send alone) to 200 anim viewers (~32 KB whole frames), then forge's relay and
+ * the ws relay to 1000 simple viewers (small patches), alternating.
  */
 const ratioIdx = process.argv.indexOf('--ratio');
 const RATIO_ROUNDS = ratioIdx > 0 ? Number(process.argv[ratioIdx + 1]) : 0;
@@ -133,13 +134,18 @@ const relay = await Relay.start();
 const result: Record<string, unknown> = {};
 try {
   if (RATIO_ROUNDS > 0) {
-    const rounds: Array<{ forge: number; ws: number; uws: number; ratio: number; floor_ratio: number; load: number }> = [];
+    const rounds: Array<{ forge: number; ws: number; uws: number; ratio: number; floor_ratio: number; patches_ratio: number; load: number }> = [];
     for (let i = 0; i < RATIO_ROUNDS; i++) {
       const load = loadavg()[0]!;
       const forge = perViewerFrame(await forgeRun(relay, rec.anim, 200, 0));
       const ws = perViewerFrame(await wsRun(rec.anim, 200));
       const uws = perViewerFrame(await plainRun('uws-relay', rec.anim, 200));
-      rounds.push({ forge: round(forge, 4), ws: round(ws, 4), uws: round(uws, 4), ratio: round(forge / ws, 3), floor_ratio: round(uws / ws, 3), load: round(load, 2) });
+      const forgePatches = perViewerFrame(await forgeRun(relay, rec.simple, 1000, 0));
+      const wsPatches = perViewerFrame(await wsRun(rec.simple, 1000));
+      rounds.push({
+        forge: round(forge, 4), ws: round(ws, 4), uws: round(uws, 4), ratio: round(forge / ws, 3), floor_ratio: round(uws / ws, 3),
+        patches_ratio: round(forgePatches / wsPatches, 3), load: round(load, 2),
+      });
       log(`  round ${i + 1}: ${JSON.stringify(rounds[i])}`);
     }
     Object.assign(result, {
@@ -149,6 +155,8 @@ try {
       ratio_median: round(median(rounds.map((r) => r.ratio)), 3),
       /** Bare uWS over the ws relay: the lowest ratio any relay on uWS could reach here. */
       floor_ratio_median: round(median(rounds.map((r) => r.floor_ratio)), 3),
+      /** The same ratio on the simple page's small patches to 1000 viewers. */
+      patches_ratio_median: round(median(rounds.map((r) => r.patches_ratio)), 3),
       rounds,
     });
   } else {
