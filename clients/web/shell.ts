@@ -32,6 +32,7 @@ export interface SurfaceConn {
   send(msg: Record<string, unknown> & { t: string }): void;
   onMessage(cb: (msg: Record<string, unknown> & { t: string }) => void): () => void;
   onBinary(cb: (bytes: Uint8Array) => void): () => void;
+  onState(cb: (state: LinkState) => void): () => void;
 }
 
 /** This socket as a lazily loaded surface (the terminal's) takes it; `kind` is its frame kind. */
@@ -40,6 +41,7 @@ export function surfaceConn(conn: Connection, kind: number): SurfaceConn {
     send: (m) => { conn.send(m as never); },
     onMessage: (cb) => conn.onMessage((m) => cb(m as Record<string, unknown> & { t: string })),
     onBinary: (cb) => conn.onBinary(kind, (buf) => cb(new Uint8Array(buf))),
+    onState: (cb) => conn.onState(cb),
   };
 }
 

@@ -29,6 +29,7 @@ export const TERM_STATE = {
   closed: 'the terminal closed',
   youHaveControl: 'you have control',
   viewOnly: 'view only',
+  connectionDown: 'the connection is down - reconnecting',
 } as const;
 
 export interface TermHandOffCard {

@@ -26,6 +26,8 @@ export interface TerminalConn {
   onMessage(cb: (msg: Record<string, unknown> & { t: string }) => void): () => void;
   /** Subscribes to binary frames; returns the unsubscribe. */
   onBinary(cb: (bytes: Uint8Array) => void): () => void;
+  /** Subscribes to the socket's state, where it reconnects (it tells the current state at once); returns the unsubscribe. */
+  onState?(cb: (state: 'connecting' | 'open' | 'down') => void): () => void;
 }
 
 export interface TerminalOptions {
@@ -178,6 +180,7 @@ export function openTerminalSurface(root: HTMLElement, conn: TerminalConn, opts:
         q<HTMLElement>('.term-hidden').hidden = !m.handOff.hidden;
       }
     } else if (m.t === 'term_closed' && m.term === id) {
+      ended = true;
       taking = false;
       keysLive(false);
       setState(m.message);
@@ -246,6 +249,33 @@ export function openTerminalSurface(root: HTMLElement, conn: TerminalConn, opts:
 
   const offMsg = conn.onMessage((m) => onMessage(m as Msg));
   const offBin = conn.onBinary(onFrame);
+  // A dropped socket ends this client's attach and its hold on the keyboard, as the server sees
+  // it: the surface says so and goes inert, and the next open attaches again, repainted afresh.
+  let dropped = false;
+  let ended = false;
+  const offState = conn.onState?.((st) => {
+    if (closed || ended) return;
+    if (st === 'open') {
+      if (!dropped) return;
+      dropped = false;
+      expectedSeq = -1;
+      // The old attach and its unacknowledged bytes died with the socket; the next view names the
+      // terminal (a fresh one if the seat's ended meanwhile).
+      id = 0;
+      pendingAck = 0;
+      setState(`${TERM_STATE.opening}…`);
+      conn.send({ t: 'term_attach', seat: opts.seat, ...size() });
+    } else if (st === 'down' && !dropped) {
+      dropped = true;
+      role = 'watcher';
+      taking = false;
+      keysLive(false);
+      controlB.disabled = true;
+      controlB.textContent = 'take control';
+      controlB.removeAttribute('aria-busy');
+      setState(`${TERM_STATE.connectionDown}…`);
+    }
+  });
 
   const size = (): { cols: number; rows: number } => {
     const d = fit.proposeDimensions();
@@ -284,6 +314,7 @@ export function openTerminalSurface(root: HTMLElement, conn: TerminalConn, opts:
     if (id) conn.send({ t: 'term_detach', term: id });
     offMsg();
     offBin();
+    offState?.();
     ro.disconnect();
     window.removeEventListener('popstate', onPop);
     window.removeEventListener('keydown', onCmdW, true);
