@@ -218,9 +218,20 @@ export function openTerminalSurface(root: HTMLElement, conn: TerminalConn, opts:
   // Cmd+W belongs to the window or the tab, never to the shell. A desktop browser takes it before
   // the page; on a phone's hardware keyboard nothing does, so there it lowers the surface as Back does.
   const isCmdW = (e: KeyboardEvent): boolean => e.metaKey && e.key.toLowerCase() === 'w';
+  // Ctrl+Shift+C and Ctrl+Insert copy the selection, as a Linux or Windows terminal does (Ctrl-C
+  // itself is the shell's); with nothing selected they are the shell's keys. A watcher copies too.
+  const isCopyChord = (e: KeyboardEvent): boolean => e.ctrlKey && !e.altKey && !e.metaKey
+    && ((e.shiftKey && e.key.toLowerCase() === 'c') || (!e.shiftKey && e.key === 'Insert'));
   term.attachCustomKeyEventHandler((e) => {
     if (opts.toBar && isPaneChord(e)) {
       if (e.type === 'keydown') { e.preventDefault(); opts.toBar(); }
+      return false;
+    }
+    if (isCopyChord(e) && term.hasSelection()) {
+      if (e.type === 'keydown') {
+        e.preventDefault();
+        navigator.clipboard.writeText(term.getSelection()).catch(() => setState('the selection was not copied: this browser would not let forge use the clipboard'));
+      }
       return false;
     }
     return !isCmdW(e);
