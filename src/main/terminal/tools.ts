@@ -97,7 +97,7 @@ export function registerTerminalTools(s: TerminalSurface, server: McpServer, sct
   })));
 
   server.registerTool('terminal__read', {
-    description: 'Read your terminal\'s screen as text, with the cursor and the state (busy, password wanted, exact marks or heuristic).',
+    description: 'Read your terminal\'s screen as text, with the cursor and the state (busy, password wanted, exact marks or heuristic). Like every terminal tool, refused while your person holds the terminal (they took control, or your hand-off is waiting): what they type is theirs.',
     inputSchema: {},
   }, () => guarded(sctx, 'terminal__read', () => use(async (r) => {
     personHolds(r);
