@@ -41,6 +41,7 @@ describe('output frames', () => {
   it('output that trickles, a few bytes at a time, leaves frame by frame', async () => {
     const WRITES = 12;
     const sizes = await frameSizes(`let i = 0; const t = setInterval(() => { process.stdout.write('key' + (i % 10)); if (++i === ${WRITES}) clearInterval(t); }, 40)`, WRITES * 4);
-    expect(sizes.length).toBe(WRITES);
+    // Two writes may land in one read on a busy machine; a held trickle would come as one or two frames.
+    expect(sizes.length).toBeGreaterThanOrEqual(WRITES / 2);
   });
 });
