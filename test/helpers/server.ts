@@ -43,7 +43,8 @@ export async function startForge(opts: { config?: string; toml?: string; env?: R
       proc.kill('SIGTERM');
       await new Promise((r) => proc.once('exit', r));
     }
-    rmSync(stateDir, { recursive: true, force: true });
+    // A host's last files may still be landing as its process group goes: retry, as rm -rf would be retried.
+    rmSync(stateDir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
   };
   return { info, stateDir, proc, output: () => out, stop };
 }
