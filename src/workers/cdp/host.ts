@@ -41,6 +41,17 @@ export function sweepDeadFramebuffers(): void {
 
 /** Grace between SIGTERM and SIGKILL of a host's process groups, ms. */
 const STOP_GRACE_MS = 1500;
+
+/**
+ * Hosts whose process groups may still be alive. When the server's process ends without having
+ * stopped one (its shutdown ran out of time under load), the parent-death signal reaches only
+ * the browser process itself: its renderers and utility processes would live on for a while,
+ * still writing into the profile. The exit hook ends every group at once instead.
+ */
+const liveHosts = new Set<BrowserHost>();
+process.once('exit', () => {
+  for (const h of liveHosts) h.killNow();
+});
 /** Poll period while waiting for DevToolsActivePort, ms. */
 const PORT_POLL_MS = 25;
 
@@ -129,6 +140,7 @@ export class BrowserHost {
 
   async start(): Promise<void> {
     const deadline = Date.now() + HOST_START_TIMEOUT_MS;
+    liveHosts.add(this);
     try {
       await this.startXvfb(deadline);
       await this.startChromium(deadline);
@@ -236,8 +248,15 @@ export class BrowserHost {
         rmSync(`/tmp/.X11-unix/X${this.display}`, { force: true });
       }
       if (this.fbDir) rmSync(this.fbDir, { recursive: true, force: true });
+      liveHosts.delete(this);
     })();
     return this.stopped;
+  }
+
+  /** Ends both process groups at once, synchronously: for the server's own exit. Xvfb gets SIGTERM, so it removes its X lock files. */
+  killNow(): void {
+    killGroup(this.chromium, 'SIGKILL');
+    killGroup(this.xvfb, 'SIGTERM');
   }
   private stopped: Promise<void> = Promise.resolve();
 }
