@@ -44,8 +44,8 @@ describe('the terminal surface in the web client', () => {
     const read = await rig.agent.callTool({ name: 'terminal__read', arguments: {} });
     const prompt = (read.structuredContent as { text: string }).text.split('\n').pop()!.trim();
     expect(prompt.length).toBeGreaterThan(0);
-    await expect.poll(() => page.locator('.xterm-rows').innerText(), { timeout: 10_000 }).toContain('hello-from-the-agent');
-    expect((await page.locator('.xterm-rows').innerText()).replace(/\u00a0/g, ' ')).toContain(prompt);
+    await expect.poll(() => pageScreen(page), { timeout: 10_000 }).toContain('hello-from-the-agent');
+    expect(await pageScreen(page)).toContain(prompt);
     // Drawn in the client's token set: the terminal's ground is the --term-background token.
     const ground = await page.evaluate(() => {
       const probe = document.createElement('div');

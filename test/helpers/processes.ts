@@ -5,7 +5,8 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 
-export interface Proc { pid: number; ppid: number; cmd: string }
+/** `pgrp` its process group; `tpgid` its terminal's foreground group (-1 without a terminal). */
+export interface Proc { pid: number; ppid: number; cmd: string; pgrp: number; tpgid: number }
 
 export const RUN_TAG_VAR = 'FORGE_TEST_RUN';
 
@@ -18,7 +19,7 @@ export function processes(): Proc[] {
       const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
       if (fields[0] === 'Z') continue; // a zombie is already dead
-      out.push({ pid: Number(name), ppid: Number(fields[1]), cmd });
+      out.push({ pid: Number(name), ppid: Number(fields[1]), cmd, pgrp: Number(fields[2]), tpgid: Number(fields[5]) });
     } catch { /* gone meanwhile */ }
   }
   return out;
@@ -52,14 +53,5 @@ export function hostBrowserPid(stateDir: string): number {
  * typed then goes to it rather than to the shell still starting it.
  */
 export function inForeground(cmd: string): boolean {
-  for (const name of readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      if (readFileSync(`/proc/${name}/cmdline`, 'utf8').replace(/\0/g, ' ').trim() !== cmd) continue;
-      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
-      const [, , pgrp, , , tpgid] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      if (pgrp === tpgid) return true;
-    } catch { /* gone meanwhile */ }
-  }
-  return false;
+  return processes().some((p) => p.cmd === cmd && p.pgrp === p.tpgid);
 }
