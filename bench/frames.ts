@@ -4,7 +4,8 @@
  * and in the same run through CDP Page.startScreencast → WebP, which is what other viewers do.
  * Per page: delivered fps, CPU ms per frame of every process involved (Chromium, Xvfb, the
  * server threads; not the viewer), KB per frame, paint-to-socket latency p50/p95. The anim page
- * also runs with the encodes on a piscina pool, to keep the faster of the two.
+ * also runs on each encoder (libwebp directly, sharp on libuv's pool, sharp in a piscina pool), to
+ * keep the fastest.
  * The last line printed is one JSON object.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -26,10 +27,10 @@ const listArg = (name: string, all: readonly string[]): string[] => {
   const i = process.argv.indexOf(`--${name}`);
   return i > 0 ? process.argv[i + 1]!.split(',').filter((p) => all.includes(p)) : [...all];
 };
-/** `--pages simple,anim` runs only those; `--no-screencast` skips the screencast side; `--modes piscina,libuv` orders the anim pool runs. */
+/** `--pages simple,anim` runs only those; `--no-screencast` skips the screencast side; `--modes libuv,native,piscina` orders the anim encoder runs. */
 const PAGES = listArg('pages', ['simple', 'anim', 'typing']);
 const SCREENCAST = !process.argv.includes('--no-screencast');
-const MODES = listArg('modes', ['libuv', 'piscina']) as EncodeMode[];
+const MODES = listArg('modes', ['native', 'libuv', 'piscina']) as EncodeMode[];
 /** The pool the pages run on: the default, or the first of `--modes` (so runs can alternate which goes first). */
 const MAIN_MODE = process.argv.includes('--modes') ? MODES[0]! : DEFAULT_ENCODE_MODE;
 /** Screencast JPEG quality: what viewers built on screencast commonly use. */

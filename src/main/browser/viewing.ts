@@ -395,9 +395,10 @@ export class BrowserViewing {
         const source = this.nextSource++;
         const r = pipeline.relaySource();
         this.hub.post({ t: 'frame_source', source, port: r.port, webpRing: r.webpRing, webpRingSlots: r.webpRingSlots, webpSlotBytes: r.webpSlotBytes }, [r.port]);
-        const entry = { profile: host.profileKey, hostPid: host.pid, source, framebuffer: pipeline.framebuffer, popups: pipeline.popupWatch };
+        const entry = { profile: host.profileKey, hostPid: host.pid, source, framebuffer: pipeline.framebuffer, popups: pipeline.popupWatch, encoder: pipeline.encodeMode };
         if (pipeline.framebuffer === 'mapped') log.info(entry, 'frame pipeline started');
         else log.warn(entry, 'frame pipeline started without the mapped framebuffer: capture costs more CPU');
+        if (pipeline.encodeFallback) log.warn(entry, `${pipeline.encodeFallback}: encoding costs more CPU`);
         if (pipeline.popupWatch !== 'watched') log.warn(entry, 'a select\'s list on this host takes keys only: its popup window cannot be clicked');
         return { pipeline, source };
       });

@@ -9,7 +9,7 @@ import { FrameRing, WebpRing } from '../../shared/ring.js';
 import { ForgeError } from '../../shared/errors.js';
 import type { BrowserHost } from './host.js';
 import { CAPTURE_MAX_HEIGHT, CAPTURE_MAX_WIDTH, FRAME_RING_SLOTS, type CdpWorkerData, type FromCdp, type ToCdp } from './protocol.js';
-import { DEFAULT_ENCODE_MODE, WEBP_RING_SLOTS, WEBP_SLOT_BYTES, type EncodeMode, type EncodeStats, type EncodeWorkerData, type FromEncode } from '../encode/protocol.js';
+import { DEFAULT_ENCODE_MODE, WEBP_RING_SLOTS, WEBP_SLOT_BYTES, type EncodeMode, type EncodeReady, type EncodeStats, type EncodeWorkerData, type FromEncode } from '../encode/protocol.js';
 import type { Rect } from './framebuffer.js';
 
 /** Bound on one capture request (window placement and resize included), ms. */
@@ -33,6 +33,9 @@ export class FramePipeline {
   private relayPort?: MessagePort;
   /** How the capture reads the screen: 'mapped', or why it reads with pread. */
   framebuffer = '';
+  /** The encode mode that runs, and why it is not the one asked for ('' when it is). */
+  encodeMode: EncodeMode = DEFAULT_ENCODE_MODE;
+  encodeFallback = '';
   /** 'watched', or why a popup window (a select's list) cannot be clicked with the mouse on this host. */
   popupWatch = '';
   /** Latest encoder counters (about once a second). */
@@ -87,13 +90,15 @@ export class FramePipeline {
       } satisfies CdpWorkerData,
       transferList: [frames.port1],
     });
-    const [cdpReady] = await Promise.all([ready(cdp), ready(encoder)]).catch(async (e: Error) => {
+    const [cdpReady, encoderReady] = await Promise.all([ready(cdp), ready(encoder)]).catch(async (e: Error) => {
       await Promise.allSettled([cdp.terminate(), encoder.terminate()]);
       throw new ForgeError('host_start_failed', `the frame pipeline could not start: ${e.message}`);
     });
     const pipeline = new FramePipeline(cdp, encoder, relay.port2, webpRing);
     pipeline.framebuffer = (cdpReady as { framebuffer?: string }).framebuffer ?? '';
     pipeline.popupWatch = (cdpReady as { popups?: string }).popups ?? '';
+    pipeline.encodeMode = (encoderReady as EncodeReady).mode;
+    pipeline.encodeFallback = (encoderReady as EncodeReady).fallback;
     return pipeline;
   }
 

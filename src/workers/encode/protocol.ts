@@ -20,10 +20,18 @@ export const WEBP_RING_SLOTS = 16;
 /** One encoded frame's bytes at most: a full 1920x1200 text page is ~300 KB at quality 75. */
 export const WEBP_SLOT_BYTES = 2 * 1024 * 1024;
 
-/** Where encodes run: sharp on libuv's thread pool from this worker, or a piscina pool of threads. */
-export type EncodeMode = 'libuv' | 'piscina';
-/** The encode mode a host's pipeline uses unless told otherwise (see `./forge bench frames`). */
-export const DEFAULT_ENCODE_MODE: EncodeMode = 'libuv';
+/**
+ * Where and how encodes run: `native`, libwebp directly (native/webp) on libuv's thread pool;
+ * `libuv`, sharp on libuv's thread pool from this worker; `piscina`, sharp in a piscina pool of
+ * threads. `./forge bench frames` runs the anim page on each, side by side.
+ */
+export type EncodeMode = 'native' | 'libuv' | 'piscina';
+/**
+ * The encode mode a host's pipeline uses unless told otherwise: native measured at ~2/3 of
+ * sharp's CPU per 1280x720 frame (see `./forge bench frames`); without its addon the encoder
+ * falls back to `libuv` and says why.
+ */
+export const DEFAULT_ENCODE_MODE: EncodeMode = 'native';
 
 export interface EncodeWorkerData {
   frameRing: SharedArrayBuffer;
@@ -57,4 +65,7 @@ export interface EncodeStats {
 }
 
 export type ToEncode = { t: 'stop' };
-export type FromEncode = EncodeStats | { t: 'ready' } | { t: 'stopped' } | { t: 'error'; message: string };
+/** encoder → main, once: the mode that runs (`native` falls back to `libuv` without its addon) and why it fell back. */
+export interface EncodeReady { t: 'ready'; mode: EncodeMode; fallback: string }
+
+export type FromEncode = EncodeStats | EncodeReady | { t: 'stopped' } | { t: 'error'; message: string };

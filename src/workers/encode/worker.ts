@@ -1,7 +1,8 @@
 /**
  * The encode worker of one browser host: CaptureFrame in (slot indexes), wire-ready WebP frames
- * out into the host's WebpRing, EncodedFrame to the relay. Encodes run either on libuv's pool
- * through sharp from this thread, or on a piscina pool that reads the same ring; the bench picks.
+ * out into the host's WebpRing, EncodedFrame to the relay. Encodes run on libuv's pool (libwebp
+ * directly, or sharp) from this thread, or on a piscina pool that reads the same ring; the
+ * bench compares them.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { fileURLToPath } from 'node:url';
@@ -9,7 +10,8 @@ import { FrameRing, WebpRing } from '../../shared/ring.js';
 import { FRAME_HEADER_BYTES, FRAME_KIND_BROWSER, writeFrameHeader } from '../../shared/protocol.js';
 import { CAPTURE_MAX_HEIGHT, CAPTURE_MAX_WIDTH, type CaptureFrame } from '../cdp/protocol.js';
 import { EncodeQueue, type EncodeFn, type EncodeJob } from './queue.js';
-import { encodeRect } from './webp.js';
+import { encodeRect, encodeRectNative } from './webp.js';
+import { webpNative, webpNativeMissing } from './native.js';
 import { ENCODE_MAX_IN_FLIGHT, type EncodedFrame, type EncodeWorkerData, type FromEncode, type KeyframeWanted, type TabUnviewed, type ToEncode } from './protocol.js';
 
 /** Stats to the main thread at most this often, ms. */
@@ -23,7 +25,11 @@ const webpRing = new WebpRing(data.webpRing, data.webpRingSlots, data.webpSlotBy
 
 let encode: EncodeFn;
 let pool: { destroy(): Promise<void> } | undefined;
-if (data.mode === 'piscina') {
+const fallback = data.mode === 'native' && !webpNative ? `the native WebP encoder did not load (${webpNativeMissing}); sharp encodes instead` : '';
+const mode = fallback ? 'libuv' : data.mode;
+if (mode === 'native') {
+  encode = (task) => encodeRectNative(frameRing, task);
+} else if (mode === 'piscina') {
   const { Piscina } = await import('piscina');
   const p = new Piscina({
     filename: fileURLToPath(new URL('./task.js', import.meta.url)),
@@ -77,4 +83,4 @@ port.on('message', async (m: ToEncode) => {
   port.close();
 });
 
-post({ t: 'ready' });
+post({ t: 'ready', mode, fallback });

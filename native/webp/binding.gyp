@@ -1,0 +1,10 @@
+{
+  "targets": [
+    {
+      "target_name": "webp",
+      "sources": ["webp.c"],
+      "cflags": ["-O2", "-Wall"],
+      "libraries": ["-lwebp"]
+    }
+  ]
+}
