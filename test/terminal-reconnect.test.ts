@@ -3,7 +3,8 @@
  * so and takes no keys (the server ended this client's hold when the socket died), and once the
  * client reconnects it attaches again by itself, repainted with what the shell wrote meanwhile,
  * and take control types again. The drop is a real one: every connection through a loopback link
- * is cut and new ones refused for a while.
+ * is cut and new ones refused for a while. The full client and the bare terminal page
+ * (`/terminal.html`) both hold it.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useClientRig } from './helpers/client-rig.js';
@@ -58,5 +59,23 @@ describe('a terminal through a dropped connection', () => {
     await expect.poll(() => pageScreen(page), { timeout: 10_000 }).toMatch(/\nafter-the-drop\n/);
     expect(await pageScreen(page)).not.toContain('typed-while-down');
     await client.close();
+  });
+
+  it('on the bare terminal page too: it says the connection is down and attaches again by itself', async () => {
+    const url = `http://127.0.0.1:${link!.port}/terminal.html?token=${rig.server.info.token}&seat=${SEAT}`;
+    const context = await rig.browser.newContext({ viewport: { width: 1200, height: 800 } });
+    const page = await context.newPage();
+    await page.goto(url);
+    const stateLine = (): Promise<string | null> => page.locator('.term-state').textContent();
+    await expect.poll(stateLine, { timeout: 15_000 }).toBe(TERM_STATE.viewOnly);
+
+    link!.down(true);
+    await expect.poll(stateLine, { timeout: 10_000 }).toBe(`${TERM_STATE.connectionDown}…`);
+    await rig.agent.callTool({ name: 'terminal__run', arguments: { command: 'echo written-while-the-page-was-away' } });
+
+    link!.down(false);
+    await expect.poll(stateLine, { timeout: 20_000 }).toBe(TERM_STATE.viewOnly);
+    await expect.poll(() => pageScreen(page), { timeout: 10_000 }).toMatch(/\nwritten-while-the-page-was-away\n/);
+    await context.close();
   });
 });

@@ -126,3 +126,21 @@ export class Connection {
     this.wait = Math.min(RECONNECT_MAX_MS, this.wait * RECONNECT_FACTOR);
   }
 }
+
+/** A surface's view of the socket: control messages both ways, and binary frames as bytes. */
+export interface SurfaceConn {
+  send(msg: Record<string, unknown> & { t: string }): void;
+  onMessage(cb: (msg: Record<string, unknown> & { t: string }) => void): () => void;
+  onBinary(cb: (bytes: Uint8Array) => void): () => void;
+  onState(cb: (state: LinkState) => void): () => void;
+}
+
+/** This socket as a lazily loaded surface (the terminal's) takes it; `kind` is its frame kind. */
+export function surfaceConn(conn: Connection, kind: number): SurfaceConn {
+  return {
+    send: (m) => { conn.send(m as never); },
+    onMessage: (cb) => conn.onMessage((m) => cb(m as Record<string, unknown> & { t: string })),
+    onBinary: (cb) => conn.onBinary(kind, (buf) => cb(new Uint8Array(buf))),
+    onState: (cb) => conn.onState(cb),
+  };
+}

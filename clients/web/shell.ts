@@ -2,10 +2,11 @@
  * The client's shell: the socket, the strip, the chat area and the takeover, wired together.
  * Surfaces plug into it: the browser's is built here; the terminal's module is loaded lazily
  * and given the same shell (its strip slot `strip.terminalSlot`, the takeover to raise its
- * surface in, and `surfaceConn()` - this socket in the shape the terminal's door takes).
+ * surface in, and `surfaceConn()` from connection.ts - this socket in the shape the terminal's
+ * door takes).
  */
 import { BrowserSurface } from './browser-surface.js';
-import { Connection, type LinkState } from './connection.js';
+import { Connection, surfaceConn, type LinkState } from './connection.js';
 import { DownloadTray } from './downloads.js';
 import { h } from './dom.js';
 import { Strip } from './strip.js';
@@ -25,24 +26,6 @@ export interface ClientShell {
   handoffs: HandOffs;
   /** The seat this page speaks for (`?seat=`), when the link names one. */
   seat: string | null;
-}
-
-/** A surface's view of the socket: control messages both ways, and binary frames as bytes. */
-export interface SurfaceConn {
-  send(msg: Record<string, unknown> & { t: string }): void;
-  onMessage(cb: (msg: Record<string, unknown> & { t: string }) => void): () => void;
-  onBinary(cb: (bytes: Uint8Array) => void): () => void;
-  onState(cb: (state: LinkState) => void): () => void;
-}
-
-/** This socket as a lazily loaded surface (the terminal's) takes it; `kind` is its frame kind. */
-export function surfaceConn(conn: Connection, kind: number): SurfaceConn {
-  return {
-    send: (m) => { conn.send(m as never); },
-    onMessage: (cb) => conn.onMessage((m) => cb(m as Record<string, unknown> & { t: string })),
-    onBinary: (cb) => conn.onBinary(kind, (buf) => cb(new Uint8Array(buf))),
-    onState: (cb) => conn.onState(cb),
-  };
 }
 
 const LINK_WORDS: Record<LinkState, string> = {

@@ -9,7 +9,7 @@
  */
 import { TERM_STATE, type TermRow } from '../../../src/shared/terminal.js';
 import { fill, h } from '../dom.js';
-import type { SurfaceConn } from '../shell.js';
+import type { SurfaceConn } from '../connection.js';
 import type { Takeover, TakeoverSurface } from '../takeover.js';
 import { raiseTerminal, type TerminalSurfaceHandle } from './door.js';
 
