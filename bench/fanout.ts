@@ -125,7 +125,9 @@ const wsRun = (frames: Recorded[], viewers: number): Promise<Run> => plainRun('w
  */
 const ratioIdx = process.argv.indexOf('--ratio');
 const RATIO_ROUNDS = ratioIdx > 0 ? Number(process.argv[ratioIdx + 1]) : 0;
-const perViewerFrame = (r: Run): number => r.relayCpuMs / Math.max(1, r.viewerFrames);
+/** Relay CPU ms per frame sent to one viewer, over one or more runs together. */
+const perViewerFrame = (...rs: Run[]): number =>
+  rs.reduce((a, r) => a + r.relayCpuMs, 0) / Math.max(1, rs.reduce((a, r) => a + r.viewerFrames, 0));
 
 log('recording frames from the real pipeline…');
 const rec = await record();
@@ -134,24 +136,29 @@ const relay = await Relay.start();
 const result: Record<string, unknown> = {};
 try {
   if (RATIO_ROUNDS > 0) {
-    const rounds: Array<{ forge: number; ws: number; uws: number; ratio: number; floor_ratio: number; patches_ratio: number; load: number }> = [];
+    const rounds: Array<{ workload_ratio: number; forge: number; ws: number; uws: number; ratio: number; floor_ratio: number; patches_ratio: number; load: number }> = [];
     for (let i = 0; i < RATIO_ROUNDS; i++) {
       const load = loadavg()[0]!;
-      const forge = perViewerFrame(await forgeRun(relay, rec.anim, 200, 0));
-      const ws = perViewerFrame(await wsRun(rec.anim, 200));
+      const forgeAnim = await forgeRun(relay, rec.anim, 200, 0);
+      const wsAnim = await wsRun(rec.anim, 200);
       const uws = perViewerFrame(await plainRun('uws-relay', rec.anim, 200));
-      const forgePatches = perViewerFrame(await forgeRun(relay, rec.simple, 1000, 0));
-      const wsPatches = perViewerFrame(await wsRun(rec.simple, 1000));
+      const forgePatches = await forgeRun(relay, rec.simple, 1000, 0);
+      const wsPatches = await wsRun(rec.simple, 1000);
+      const [forge, ws] = [perViewerFrame(forgeAnim), perViewerFrame(wsAnim)];
       rounds.push({
+        workload_ratio: round(perViewerFrame(forgeAnim, forgePatches) / perViewerFrame(wsAnim, wsPatches), 3),
         forge: round(forge, 4), ws: round(ws, 4), uws: round(uws, 4), ratio: round(forge / ws, 3), floor_ratio: round(uws / ws, 3),
-        patches_ratio: round(forgePatches / wsPatches, 3), load: round(load, 2),
+        patches_ratio: round(perViewerFrame(forgePatches) / perViewerFrame(wsPatches), 3), load: round(load, 2),
       });
       log(`  round ${i + 1}: ${JSON.stringify(rounds[i])}`);
     }
     Object.assign(result, {
+      /** Forge's relay over the ws relay per viewer-frame on the fan-out's workload: both loads of a round together. */
+      workload_ratio_median: round(median(rounds.map((r) => r.workload_ratio)), 3),
       relay_cpu_ms_per_viewer_frame: round(median(rounds.map((r) => r.forge)), 4),
       ws_relay_cpu_ms_per_viewer_frame: round(median(rounds.map((r) => r.ws)), 4),
       uws_bare_relay_cpu_ms_per_viewer_frame: round(median(rounds.map((r) => r.uws)), 4),
+      /** On whole anim frames (~32 KB) to 200 viewers alone. */
       ratio_median: round(median(rounds.map((r) => r.ratio)), 3),
       /** Bare uWS over the ws relay: the lowest ratio any relay on uWS could reach here. */
       floor_ratio_median: round(median(rounds.map((r) => r.floor_ratio)), 3),
@@ -177,6 +184,10 @@ try {
   const rss = process.memoryUsage().rss / 1024 / 1024;
   log('anim → 200 viewers through a plain ws relay…');
   const ws200 = await wsRun(rec.anim, 200);
+  log('simple → 1000 viewers through a plain ws relay…');
+  const wsSimple1000 = await wsRun(rec.simple, 1000);
+  log('anim → 200 viewers through bare uWS (the floor)…');
+  const uws200 = await plainRun('uws-relay', rec.anim, 200);
   const r200 = runs[200]!;
   Object.assign(result, {
     viewers: viewersOut,
@@ -184,11 +195,18 @@ try {
     relay_cpu_pct_200: round((r200.relayCpuMs / (r200.elapsed * 1000)) * 100, 1),
     slow_viewers_fps_change_pct: round(((fpsMedian(slowRun) - fpsMedian(r200)) / fpsMedian(r200)) * 100, 1),
     slow_viewer_max_frames_held: slowRun.maxFramesHeld,
-    relay_cpu_ms_per_viewer_frame: round(r200.relayCpuMs / Math.max(1, r200.viewerFrames), 4),
-    ws_relay_cpu_ms_per_viewer_frame: round(ws200.relayCpuMs / Math.max(1, ws200.viewerFrames), 4),
+    // Over the run's fan-out workload, both loads: whole ~32 KB frames to 200 viewers and small patches to 1000.
+    relay_cpu_ms_per_viewer_frame: round(perViewerFrame(r200, simple1000), 4),
+    ws_relay_cpu_ms_per_viewer_frame: round(perViewerFrame(ws200, wsSimple1000), 4),
+    /** Each load on its own, forge's relay over the ws relay; `anim_200_floor` is bare uWS's over ws, the lowest any uWS relay reaches. */
+    relay_ratio_by_load: {
+      anim_200: round(perViewerFrame(r200) / perViewerFrame(ws200), 3),
+      simple_1000: round(perViewerFrame(simple1000) / perViewerFrame(wsSimple1000), 3),
+      anim_200_floor: round(perViewerFrame(uws200) / perViewerFrame(ws200), 3),
+    },
     server_rss_mb: round(rss, 1),
     ws_relay_fps_median_200: round(fpsMedian(ws200), 2),
-    simple_1000_relay_cpu_ms_per_viewer_frame: round(simple1000.relayCpuMs / Math.max(1, simple1000.viewerFrames), 4),
+    simple_1000_relay_cpu_ms_per_viewer_frame: round(perViewerFrame(simple1000), 4),
   });
   }
 } finally {
