@@ -9,6 +9,7 @@ import { ProfileBrowser, type ProfileEvents } from './profile.js';
 import { registerBrowserTools } from './tools.js';
 import { log } from '../logging.js';
 import { BrowserViewing } from './viewing.js';
+import { encodeMetrics } from './encode-metrics.js';
 import { BrowserHandOffs } from './handoff.js';
 import { FileChoosers } from './file-chooser.js';
 import { Downloads } from './downloads.js';
@@ -109,6 +110,7 @@ export class BrowserSurface implements Surface {
   gauges(): string {
     const lines = ['# TYPE forge_browser_tabs gauge'];
     for (const p of this.profiles.values()) lines.push(`forge_browser_tabs{profile="${p.key}"} ${p.tabs.size}`);
+    lines.push(encodeMetrics(this.viewing?.encoders() ?? []));
     return lines.join('\n');
   }
 

@@ -59,6 +59,8 @@ export class BrowserViewing {
   /** The layout each captured tab has now, by page id, and the window (CDP target) it was captured from: a rebuilt page has a new one. */
   private layouts = new Map<string, { w: number; h: number; targetId: string; viewport: Rect }>();
   private frames = new Map<BrowserHost, Promise<HostFrames>>();
+  /** The pipelines started and not stopped, by host: what /metrics reads. */
+  private readonly running = new Map<BrowserHost, FramePipeline>();
   private nextSource = 1;
   /** Frame ids are unique across hosts, so one relay can serve every host's tabs. */
   private frameIds = new WeakMap<Tab, number>();
@@ -400,6 +402,7 @@ export class BrowserViewing {
         else log.warn(entry, 'frame pipeline started without the mapped framebuffer: capture costs more CPU');
         if (pipeline.encodeFallback) log.warn(entry, `${pipeline.encodeFallback}: encoding costs more CPU`);
         if (pipeline.popupWatch !== 'watched') log.warn(entry, 'a select\'s list on this host takes keys only: its popup window cannot be clicked');
+        this.running.set(host, pipeline);
         return { pipeline, source };
       });
       f.catch(() => this.frames.delete(host));
@@ -408,7 +411,13 @@ export class BrowserViewing {
     return f;
   }
 
+  /** The running hosts' encoders, as /metrics shows them. */
+  encoders(): Array<[profile: string, pipeline: FramePipeline]> {
+    return [...this.running].map(([host, p]) => [host.profileKey, p]);
+  }
+
   private async stopFrames(f: HostFrames): Promise<void> {
+    for (const [host, p] of this.running) if (p === f.pipeline) this.running.delete(host);
     this.hub.post({ t: 'frame_source_end', source: f.source });
     await f.pipeline.stop();
   }

@@ -39,7 +39,23 @@ let listenSocket: us_listen_socket | null = null;
 let mainGauges = '';
 const fanout = new Fanout();
 const frameSources = new Map<number, FrameSource>();
-const counters = { viewers_opened: 0, messages_in: 0, bytes_out: 0, frames_sent: 0, frames_skipped: 0, bad_messages: 0 };
+/** Counted here; the frame fan-out keeps its own (see `relayCounters`). `bytes_out`: control and terminal messages. */
+const counters = { viewers_opened: 0, messages_in: 0, bytes_out: 0, bad_messages: 0 };
+
+/** The relay's counters as /metrics names them: frames sent to one viewer each, frames a viewer was skipped for, and bytes. */
+function relayCounters(): Record<string, number> {
+  const f = fanout.counters;
+  return {
+    viewers_opened: counters.viewers_opened,
+    messages_in: counters.messages_in,
+    bad_messages: counters.bad_messages,
+    frames_sent: f.viewerFrames,
+    frames_skipped: f.skipped,
+    patches_withheld: f.patchesWithheld,
+    keyframes_asked: f.keyframesAsked,
+    bytes_out: counters.bytes_out + f.bytesOut,
+  };
+}
 
 /** What a token grants: the whole org (the server's token), one hand-off's page (a link), or nothing. */
 function grant(given: string): { ok: false } | { ok: true; handoff?: string } {
@@ -145,7 +161,7 @@ app.get('/metrics', (res) => {
   const lines = [
     '# TYPE forge_relay_viewers gauge',
     `forge_relay_viewers ${sockets.size}`,
-    ...Object.entries(counters).map(([k, v]) => `# TYPE forge_relay_${k}_total counter\nforge_relay_${k}_total ${v}`),
+    ...Object.entries(relayCounters()).map(([k, v]) => `# TYPE forge_relay_${k}_total counter\nforge_relay_${k}_total ${v}`),
     mainGauges,
   ];
   res.cork(() => res.writeHeader('content-type', 'text/plain; version=0.0.4').end(lines.join('\n') + '\n'));

@@ -1,0 +1,74 @@
+/**
+ * /metrics tells an operator what the server is doing, in Prometheus text: viewers, the frames
+ * the relay sent and skipped, the tabs per profile, and each running host's encoder (which one
+ * runs and what it encoded). A real server, a real animating page, a real viewer socket.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startForge, connectAgent, type RunningServer, type Agent } from './helpers/server.js';
+import { servePages, type PageServer } from './helpers/pages.js';
+import { openViewer, type TestViewer } from './helpers/viewer.js';
+
+let forge: RunningServer;
+let pages: PageServer;
+let agent: Agent;
+let viewer: TestViewer | undefined;
+
+/** A page that paints a new frame every animation frame. */
+const ANIM = '<title>Anim</title><body style="margin:0"><canvas id=c width=400 height=300></canvas><script>const c=document.getElementById("c").getContext("2d");function f(t){c.fillStyle=`hsl(${t/5%360},80%,50%)`;c.fillRect(0,0,400,300);requestAnimationFrame(f)}requestAnimationFrame(f)</script>';
+
+beforeAll(async () => {
+  forge = await startForge();
+  pages = await servePages({ '/': ANIM });
+  agent = await connectAgent(forge, 'default/metrics/lead');
+});
+
+afterAll(async () => {
+  await viewer?.close();
+  await agent?.close();
+  await forge?.stop();
+  await pages?.close();
+});
+
+async function metrics(): Promise<string> {
+  const res = await fetch(`http://127.0.0.1:${forge.info.port}/metrics`);
+  expect(res.headers.get('content-type')).toContain('text/plain');
+  return res.text();
+}
+
+/** The value of the sample named `name` whose labels include every one of `labels`, or undefined. */
+function sample(text: string, name: string, labels: Record<string, string> = {}): number | undefined {
+  for (const line of text.split('\n')) {
+    const m = /^([a-z_]+)(\{([^}]*)\})? (\S+)$/.exec(line);
+    if (!m || m[1] !== name) continue;
+    const have = Object.fromEntries([...(m[3] ?? '').matchAll(/(\w+)="([^"]*)"/g)].map((x) => [x[1], x[2]]));
+    if (Object.entries(labels).every(([k, v]) => have[k] === v)) return Number(m[4]);
+  }
+  return undefined;
+}
+
+describe('/metrics', () => {
+  it('counts the viewers, the frames sent to them, the tabs, and what the host\'s encoder encoded, by profile and encoder', async () => {
+    const before = await metrics();
+    expect(sample(before, 'forge_relay_frames_sent_total')).toBe(0);
+    expect(sample(before, 'forge_encode_frames_total', { profile: 'default/default' })).toBeUndefined();
+
+    await agent.call('browser_navigate', { url: pages.url });
+    viewer = await openViewer(forge.info.port, forge.info.token);
+    viewer.send({ t: 'attach', w: 800, h: 600 });
+    await viewer.next('view');
+    await viewer.waitFrames(20);
+
+    // Gauges reach the relay every couple of seconds and the encoder's counters every second.
+    let text = '';
+    await expect.poll(async () => {
+      text = await metrics();
+      return sample(text, 'forge_encode_frames_total', { profile: 'default/default', encoder: 'native' }) ?? 0;
+    }, { timeout: 10_000 }).toBeGreaterThan(0);
+    expect(sample(text, 'forge_relay_viewers')).toBe(1);
+    expect(sample(text, 'forge_browser_tabs', { profile: 'default/default' })).toBe(1);
+    expect(sample(text, 'forge_relay_frames_sent_total')).toBeGreaterThanOrEqual(20);
+    expect(sample(text, 'forge_relay_bytes_out_total')).toBeGreaterThan(sample(text, 'forge_encode_bytes_total', { profile: 'default/default' })! / 2);
+    expect(sample(text, 'forge_encode_keyframes_total', { profile: 'default/default' })).toBeGreaterThanOrEqual(1);
+    expect(sample(text, 'forge_encode_seconds_total', { profile: 'default/default' })).toBeGreaterThan(0);
+  });
+});
