@@ -3,6 +3,7 @@
  * and encode workers, the real relay on uWS, and a viewer that draws every keyframe and patch at
  * its offset (decoded with sharp, as the web client draws them with createImageBitmap). Once the
  * page stops, that picture must match a fresh keyframe of the same moment, and the screen itself.
+ * Held for each encoder a host may run.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
@@ -106,10 +107,14 @@ function screen(vp: { x: number; y: number }): Buffer {
   return out;
 }
 
-beforeAll(async () => { rig = await FrameRig.start('fidelity'); });
-afterAll(async () => { await rig?.stop(); });
+// libwebp called directly (what hosts run), and sharp (the fallback where that addon did not build).
+describe.each(['native', 'libuv'] as const)('the picture a viewer composes from keyframes and patches encoded by the %s encoder', (mode) => {
+  beforeAll(async () => {
+    rig = await FrameRig.start(`fidelity-${mode}`, {}, { mode });
+    expect([rig.pipeline.encodeMode, rig.pipeline.encodeFallback]).toEqual([mode, '']);
+  });
+  afterAll(async () => { await rig?.stop(); });
 
-describe('the picture a viewer composes from keyframes and patches', () => {
   it('after the anim page moves for a while and stops, matches a fresh keyframe and the screen, with no trail left anywhere', async () => {
     const targetId = await rig.openTab('anim');
     const { sessionId } = await rig.cdp.send<{ sessionId: string }>('Target.attachToTarget', { targetId, flatten: true });

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import WebSocket from 'ws';
 import { BrowserHost } from '../../dist/src/workers/cdp/host.js';
-import { FramePipeline } from '../../dist/src/workers/cdp/pipeline.js';
+import { FramePipeline, type PipelineOptions } from '../../dist/src/workers/cdp/pipeline.js';
 import { CdpConnection } from '../../dist/src/workers/cdp/connection.js';
 import { PARK_LEFT } from '../../dist/src/workers/cdp/windows.js';
 import type { FromRelay, ToRelay } from '../../dist/src/workers/relay/protocol.js';
@@ -35,8 +35,8 @@ export class FrameRig {
     readonly opened: number[],
   ) {}
 
-  /** Starts it all; `extraPages` serves more pages by path (`/noise.html` → its HTML). */
-  static async start(label: string, extraPages: Record<string, string> = {}): Promise<FrameRig> {
+  /** Starts it all; `extraPages` serves more pages by path (`/noise.html` → its HTML); `opts` chooses the encoder. */
+  static async start(label: string, extraPages: Record<string, string> = {}, opts: PipelineOptions = {}): Promise<FrameRig> {
     const pages = createServer((req, res) => {
       const path = (req.url ?? '/').replace(/\?.*$/, '');
       if (extraPages[path] !== undefined) { res.end(extraPages[path]); return; }
@@ -47,7 +47,7 @@ export class FrameRig {
     const profileDir = mkdtempSync(join(tmpdir(), `forge-${label}-`));
     const host = new BrowserHost({ profileKey: `test/${label}`, profileDir });
     await host.start();
-    const pipeline = await FramePipeline.start(host);
+    const pipeline = await FramePipeline.start(host, opts);
     const relay = new Worker(join(process.cwd(), 'dist/src/workers/relay/worker.js'), {
       workerData: { host: '127.0.0.1', port: 0, token: RIG_TOKEN, org: 'test', webDir: join(process.cwd(), 'dist/web'), mcpPort: 1 },
     });
