@@ -64,8 +64,8 @@ function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
   try { process.kill(-child.pid!, signal); } catch { /* gone */ }
 }
 
-/** `forge serve` on a free port and a fresh state dir, with one MCP session for `seat`. */
-export async function startForge(root: string, seat: string): Promise<Contender> {
+/** `forge serve` on a free port and a fresh state dir, with one MCP session for `seat`; `info` has its port and token. */
+export async function startForge(root: string, seat: string): Promise<Contender & { info: ServerInfo }> {
   const stateDir = mkdtempSync(join(tmpdir(), 'forge-bench-'));
   const proc = spawn(process.execPath, [join(root, 'dist/src/main/cli.js'), 'serve', '--state', stateDir, '--port', '0'], {
     cwd: root, detached: true, stdio: ['ignore', 'pipe', 'pipe'],
@@ -92,6 +92,7 @@ export async function startForge(root: string, seat: string): Promise<Contender>
     await client.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers: { authorization: `Bearer ${info.token}` } } }));
     return {
       name: 'forge',
+      info,
       call: caller('forge', client),
       refArg: await refArgOf(client),
       stop: async () => { await client.close().catch(() => undefined); await stop(); },
