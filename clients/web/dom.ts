@@ -20,3 +20,13 @@ export function h<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Attrs = 
 export function fill(el: Element, ...children: Child[]): void {
   el.replaceChildren(...children.filter((c): c is Node | string => c !== null && c !== undefined && c !== false));
 }
+
+/**
+ * Makes `parent`'s children exactly `nodes`, in order, touching only what is out of place: an
+ * element left where it was keeps a press under way (a click needs its press and release on the
+ * same element, and a redraw that replaced it would lose the click).
+ */
+export function place(parent: Element, nodes: Node[]): void {
+  nodes.forEach((n, i) => { if (parent.childNodes[i] !== n) parent.insertBefore(n, parent.childNodes[i] ?? null); });
+  while (parent.childNodes.length > nodes.length) parent.lastChild!.remove();
+}

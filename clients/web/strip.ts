@@ -4,7 +4,7 @@
  * is drawn only while the profile has a tab. The terminal's row mounts in its own slot.
  */
 import type { TabRow } from '../../src/shared/protocol.js';
-import { fill, h } from './dom.js';
+import { fill, h, place } from './dom.js';
 import { STATE_MARK, tabLabel, type TabList, type Tabs } from './tabs.js';
 
 /** What the strip asks of this page's own browser surface: show / hide read it, never the server. */
@@ -29,12 +29,30 @@ export class Strip {
   private readonly notice: HTMLElement;
   private open = false;
   private list: TabList | null = null;
+  // Built once and updated in place, so a list pushed between a press and its release keeps the click.
+  private readonly row: HTMLButtonElement;
+  private readonly rowCount: HTMLElement;
+  private readonly rowDot: HTMLElement;
+  private readonly panelEl: HTMLElement;
+  private readonly tabRows: HTMLElement;
+  private readonly engine: HTMLElement;
+  /** The panel's rows by page id, with what each was drawn from: a row is redrawn only when that changed. */
+  private readonly rows = new Map<string, { el: HTMLElement; drawn: string }>();
 
   constructor(private readonly tabs: Tabs, private readonly browser: BrowserShowing) {
     this.browserSlot = h('div', { class: 'strip-slot', 'data-surface': 'browser' });
     this.terminalSlot = h('div', { class: 'strip-slot', 'data-surface': 'terminal' });
     this.notice = h('p', { class: 'strip-notice', role: 'status', 'aria-live': 'polite' });
     this.el = h('nav', { class: 'strip', 'aria-label': 'surfaces' }, this.browserSlot, this.terminalSlot, this.notice);
+    this.rowCount = h('span', { class: 'row-count' });
+    this.rowDot = h('span', { class: 'row-dot' });
+    this.row = h('button', {
+      class: 'strip-row', type: 'button', id: 'browser-row', 'aria-controls': 'browser-panel',
+      onclick: () => { this.open = !this.open; this.render(); },
+    }, h('span', { class: 'row-name' }, 'browser'), this.rowCount, this.rowDot);
+    this.tabRows = h('ul', { class: 'tab-rows' });
+    this.engine = h('p', { class: 'engine-line' });
+    this.panelEl = h('div', { class: 'strip-panel', id: 'browser-panel', role: 'region' }, this.tabRows, this.engine);
     tabs.onChange((l) => { this.list = l; this.render(); });
   }
 
@@ -58,26 +76,31 @@ export class Strip {
     const dot = HOST_DOT[l.host] ?? HOST_DOT.none;
     const closing = l.closingInMinutes !== undefined ? ` · closing in ${l.closingInMinutes}m` : '';
     const n = l.tabs.length;
-    const row = h('button', {
-      class: 'strip-row', type: 'button', id: 'browser-row',
-      'aria-expanded': String(this.open), 'aria-controls': 'browser-panel',
-      title: `profile ${l.profile} · ${dot.words}${closing}`,
-      onclick: () => { this.open = !this.open; this.render(); },
-    },
-    h('span', { class: 'row-name' }, 'browser'),
-    h('span', { class: 'row-count', 'aria-label': `${n} ${n === 1 ? 'tab' : 'tabs'}` }, String(n)),
-    h('span', { class: 'row-dot', 'data-host': l.host, 'aria-label': dot.words }, dot.mark));
-    fill(this.browserSlot, row, this.open ? this.panel(l) : null);
+    this.row.setAttribute('aria-expanded', String(this.open));
+    this.row.title = `profile ${l.profile} · ${dot.words}${closing}`;
+    this.rowCount.textContent = String(n);
+    this.rowCount.setAttribute('aria-label', `${n} ${n === 1 ? 'tab' : 'tabs'}`);
+    this.rowDot.dataset.host = l.host;
+    this.rowDot.setAttribute('aria-label', dot.words);
+    this.rowDot.textContent = dot.mark;
+    if (this.open) this.drawPanel(l);
+    place(this.browserSlot, this.open ? [this.row, this.panelEl] : [this.row]);
   }
 
-  private panel(l: TabList): HTMLElement {
+  private drawPanel(l: TabList): void {
     const shown = this.browser.shownPageId();
-    const engine = l.closingInMinutes !== undefined
+    this.panelEl.setAttribute('aria-label', `browser tabs of ${l.profile}`);
+    this.engine.textContent = l.closingInMinutes !== undefined
       ? `closing in ${l.closingInMinutes}m`
       : l.host === 'none' ? 'nothing to run a page' : 'the server\'s own Chromium, on every client';
-    return h('div', { class: 'strip-panel', id: 'browser-panel', role: 'region', 'aria-label': `browser tabs of ${l.profile}` },
-      h('ul', { class: 'tab-rows' }, ...l.tabs.map((t) => this.tabRow(t, shown === t.pageId))),
-      h('p', { class: 'engine-line' }, engine));
+    const els = l.tabs.map((t) => {
+      const drawn = JSON.stringify([t, shown === t.pageId]);
+      let r = this.rows.get(t.pageId);
+      if (r?.drawn !== drawn) this.rows.set(t.pageId, (r = { el: this.tabRow(t, shown === t.pageId), drawn }));
+      return r.el;
+    });
+    for (const id of this.rows.keys()) if (!l.tabs.some((t) => t.pageId === id)) this.rows.delete(id);
+    place(this.tabRows, els);
   }
 
   private tabRow(t: TabRow, shownHere: boolean): HTMLElement {

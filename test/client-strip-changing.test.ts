@@ -1,0 +1,60 @@
+/**
+ * A person's click on the strip lands even when the server's tab list changes under it: the
+ * list is pushed whenever an agent opens a tab, a title changes or a dialog waits, and the strip
+ * redraws with it. A redraw between the press and the release must not lose the click (the
+ * browser only clicks when both land on the same element). The change is real: an agent opens a
+ * tab between the person's press and release.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { useClientRig } from './helpers/client-rig.js';
+import { openClient, type ClientPage } from './helpers/client-page.js';
+import { servePages, type PageServer } from './helpers/pages.js';
+
+const SEAT = 'default/strip/lead';
+
+/** Presses at the centre of `selector`, lets `meanwhile` change the strip, then releases. */
+async function pressAcross(page: Page, selector: string, meanwhile: () => Promise<void>): Promise<void> {
+  const box = (await page.locator(selector).boundingBox())!;
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  await page.mouse.down();
+  await meanwhile();
+  await page.mouse.up();
+}
+
+describe('the strip while the tab list changes', () => {
+  const rig = useClientRig(SEAT);
+  let pages: PageServer;
+  let client: ClientPage;
+  const count = (): Promise<string | null> => client.page.locator('#browser-row .row-count').textContent();
+  const open = async (path: string): Promise<void> => {
+    await rig.agent.callTool({ name: 'browser_tabs', arguments: { action: 'new', url: `${pages.url}${path}` } });
+  };
+
+  beforeAll(async () => {
+    pages = await servePages({ '/': '<title>First</title>first', '/b': '<title>Second</title>second', '/c': '<title>Third</title>third' });
+    await rig.agent.callTool({ name: 'browser_navigate', arguments: { url: pages.url } });
+    client = await openClient(rig.browser, rig.server.info.viewer_url);
+    await client.page.locator('#browser-row .row-count').filter({ hasText: '1' }).waitFor({ timeout: 15_000 });
+  });
+  afterAll(async () => { await client?.close(); await pages?.close(); });
+
+  it('a click on the browser row opens the panel though a tab opened between press and release', async () => {
+    await pressAcross(client.page, '#browser-row', async () => {
+      await open('b');
+      await expect.poll(count, { timeout: 15_000 }).toBe('2');
+    });
+    await expect.poll(() => client.page.locator('#browser-panel').count(), { timeout: 5_000 }).toBe(1);
+    expect(await client.page.locator('#browser-row').getAttribute('aria-expanded')).toBe('true');
+  });
+
+  it('a click on a tab\'s show in the panel shows it though a tab opened between press and release', async () => {
+    const first = client.page.locator('#browser-panel .tab-row').filter({ hasText: 'First' });
+    await pressAcross(client.page, '#browser-panel .tab-row:has-text("First") .tab-action', async () => {
+      await open('c');
+      await expect.poll(count, { timeout: 15_000 }).toBe('3');
+    });
+    await expect.poll(() => client.page.locator('.surface[data-phase="live"]').count(), { timeout: 20_000 }).toBe(1);
+    expect(await first.count()).toBeLessThanOrEqual(1);
+  });
+});
