@@ -1,15 +1,17 @@
 /**
- * A person's click on the strip lands even when the server's tab list changes under it: the
- * list is pushed whenever an agent opens a tab, a title changes or a dialog waits, and the strip
- * redraws with it. A redraw between the press and the release must not lose the click (the
- * browser only clicks when both land on the same element). The change is real: an agent opens a
- * tab between the person's press and release.
+ * A person's click on the strip lands even when the server's pushes change it under them: the
+ * tab list is pushed whenever an agent opens a tab, a title changes or a dialog waits, the
+ * terminal's state whenever a command starts or ends, and the strip redraws with them. A redraw
+ * between the press and the release must not lose the click (the browser only clicks when both
+ * land on the same element). The changes are real: an agent opens a tab, or runs a command,
+ * between the person's press and release.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { useClientRig } from './helpers/client-rig.js';
 import { openClient, type ClientPage } from './helpers/client-page.js';
 import { servePages, type PageServer } from './helpers/pages.js';
+import { TERM_STATE } from '../src/shared/terminal.js';
 
 const SEAT = 'default/strip/lead';
 
@@ -23,7 +25,7 @@ async function pressAcross(page: Page, selector: string, meanwhile: () => Promis
 }
 
 describe('the strip while the tab list changes', () => {
-  const rig = useClientRig(SEAT);
+  const rig = useClientRig(SEAT, '[terminal]\nshell = "/bin/bash"\n');
   let pages: PageServer;
   let client: ClientPage;
   const count = (): Promise<string | null> => client.page.locator('#browser-row .row-count').textContent();
@@ -56,5 +58,26 @@ describe('the strip while the tab list changes', () => {
     });
     await expect.poll(() => client.page.locator('.surface[data-phase="live"]').count(), { timeout: 20_000 }).toBe(1);
     expect(await first.count()).toBeLessThanOrEqual(1);
+  });
+
+  it('a click on the terminal row raises the terminal though a command started between press and release', async () => {
+    await rig.agent.callTool({ name: 'terminal__run', arguments: { command: 'echo ready' } });
+    const url = new URL(rig.server.info.viewer_url);
+    url.searchParams.set('seat', SEAT);
+    const c = await openClient(rig.browser, url.toString());
+    try {
+      const rowState = (): Promise<string | null> => c.page.locator('#terminal-row .row-state').textContent();
+      await c.page.locator('#terminal-row').waitFor({ timeout: 15_000 });
+      let run: Promise<unknown> = Promise.resolve();
+      await pressAcross(c.page, '#terminal-row', async () => {
+        run = rig.agent.callTool({ name: 'terminal__run', arguments: { command: 'sleep 2' } });
+        await expect.poll(rowState, { timeout: 15_000 }).toBe('a command is running');
+      });
+      const stateLine = (): Promise<string | null> => c.page.locator('.takeover[data-surface="terminal"] .term-state').textContent();
+      await expect.poll(stateLine, { timeout: 15_000 }).toBe(TERM_STATE.viewOnly);
+      await run;
+    } finally {
+      await c.close();
+    }
   });
 });

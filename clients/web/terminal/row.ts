@@ -8,7 +8,7 @@
  * terminal, Done and Not now; once the surface is up the card leaves the answers to its bar.
  */
 import { TERM_STATE, type TermRow } from '../../../src/shared/terminal.js';
-import { fill, h } from '../dom.js';
+import { fill, h, place } from '../dom.js';
 import type { SurfaceConn } from '../connection.js';
 import type { Takeover, TakeoverSurface } from '../takeover.js';
 import { raiseTerminal, type TerminalSurfaceHandle } from './door.js';
@@ -43,13 +43,26 @@ export function mountTerminalRow(p: TerminalRowParts): void {
   let handle: TerminalSurfaceHandle | null = null;
   let surface: TakeoverSurface | null = null;
 
+  // The row's button and the card are kept while what they show is unchanged (the server pushes
+  // the terminal's state often): a push between a press and its release must not lose the click.
+  const rowName = h('span', { class: 'row-name' });
+  const rowState = h('span', { class: 'row-state' });
+  const rowButton = h('button', { class: 'strip-row', type: 'button', id: 'terminal-row', onclick: () => { void raise(); } }, rowName, rowState);
+  let card: { el: HTMLElement; drawn: string } | null = null;
+
   const renderCard = (): void => {
     const ask = row?.handOff;
-    if (!row || !ask) { fill(p.cards); return; }
+    if (!row || !ask) { card = null; fill(p.cards); return; }
     const n = row.number;
     const up = surface !== null && p.takeover.shown === surface;
-    const answer = (a: 'done' | 'not_now') => (): void => p.conn.send({ t: 'term_answer', term: row!.term, answer: a });
-    fill(p.cards, h('article', { class: 'handoff-card', 'data-term-handoff': String(row.term), 'aria-label': `terminal hand-off · terminal ${n}` },
+    const drawn = JSON.stringify([row.term, n, ask, up]);
+    if (card?.drawn !== drawn) card = { el: drawCard(row.term, n, ask, up), drawn };
+    place(p.cards, [card.el]);
+  };
+
+  const drawCard = (term: number, n: number, ask: NonNullable<TermRow['handOff']>, up: boolean): HTMLElement => {
+    const answer = (a: 'done' | 'not_now') => (): void => p.conn.send({ t: 'term_answer', term, answer: a });
+    return h('article', { class: 'handoff-card', 'data-term-handoff': String(term), 'aria-label': `terminal hand-off · terminal ${n}` },
       h('h2', { class: 'card-title' }, `terminal hand-off · terminal ${n}`),
       h('p', { class: 'card-words' }, ask.reason),
       ask.hidden ? h('p', { class: 'card-note' }, 'typing is hidden') : null,
@@ -58,7 +71,7 @@ export function mountTerminalRow(p: TerminalRowParts): void {
         : h('div', { class: 'card-actions' },
           h('button', { type: 'button', class: 'card-open-terminal', onclick: () => { void raise(); } }, 'Open terminal'),
           h('button', { type: 'button', class: 'card-done', onclick: answer('done') }, 'Done'),
-          h('button', { type: 'button', class: 'card-not-now', onclick: answer('not_now') }, 'Not now'))));
+          h('button', { type: 'button', class: 'card-not-now', onclick: answer('not_now') }, 'Not now')));
   };
 
   const render = (): void => {
@@ -72,13 +85,11 @@ export function mountTerminalRow(p: TerminalRowParts): void {
     }
     const words = rowWords(row, holdingHere);
     const seat = row?.seat ?? p.seat ?? '';
-    fill(p.slot, h('button', {
-      class: 'strip-row', type: 'button', id: 'terminal-row', 'data-state': words,
-      title: row ? `terminal ${row.number} of ${seat}` : `no terminal runs for ${seat}; raising it starts one`,
-      onclick: () => { void raise(); },
-    },
-    h('span', { class: 'row-name' }, row ? `terminal ${row.number}` : 'terminal'),
-    h('span', { class: 'row-state' }, words)));
+    rowButton.dataset.state = words;
+    rowButton.title = row ? `terminal ${row.number} of ${seat}` : `no terminal runs for ${seat}; raising it starts one`;
+    rowName.textContent = row ? `terminal ${row.number}` : 'terminal';
+    rowState.textContent = words;
+    place(p.slot, [rowButton]);
   };
 
   const raise = async (): Promise<void> => {
