@@ -1,6 +1,7 @@
 /** Starts a real `forge serve` for a test and connects real MCP clients to it. */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, existsSync, rmSync, writeFileSync } from 'node:fs';
+import { processes } from './processes.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -43,8 +44,7 @@ export async function startForge(opts: { config?: string; toml?: string; env?: R
       proc.kill('SIGTERM');
       await new Promise((r) => proc.once('exit', r));
     }
-    // A host's last files may still be landing as its process group goes: retry, as rm -rf would be retried.
-    rmSync(stateDir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
+    await removeStateDir(stateDir);
   };
   return { info, stateDir, proc, output: () => out, stop };
 }
@@ -85,4 +85,24 @@ export async function mcpClient(info: ServerInfo, seat = 'default/proj/lead', cw
   const client = new Client({ name: 'forge-test', version: '0' });
   await client.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers: { authorization: `Bearer ${info.token}` } } }));
   return client;
+}
+
+/**
+ * Removes a stopped server's state dir. A host's last files may still be landing as its processes
+ * go: retried as rm -rf would be, then once more after the processes still naming the dir are
+ * gone; a failure names them.
+ */
+async function removeStateDir(stateDir: string): Promise<void> {
+  try {
+    rmSync(stateDir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
+    return;
+  } catch { /* below */ }
+  const naming = (): string[] => processes().filter((p) => p.cmd.includes(stateDir)).map((p) => `${p.pid} ${p.cmd.slice(0, 120)}`);
+  for (let i = 0; i < 50 && naming().length > 0; i++) await new Promise((r) => setTimeout(r, 100));
+  const left = naming();
+  try {
+    rmSync(stateDir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
+  } catch (e) {
+    throw new Error(`the state dir of a stopped server could not be removed (${(e as Error).message}); processes naming it: ${left.join('; ') || 'none'}`);
+  }
 }
