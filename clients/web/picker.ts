@@ -2,7 +2,8 @@
  * The bar's tab picker: names the tab on screen and lists the profile's other tabs; choosing one
  * re-attaches this surface to it (which replaces what this connection watched).
  */
-import { fill, h } from './dom.js';
+import type { TabRow } from '../../src/shared/protocol.js';
+import { fill, h, place } from './dom.js';
 import { tabRowBody } from './strip.js';
 import type { TabList, Tabs } from './tabs.js';
 
@@ -12,6 +13,8 @@ export class TabPicker {
   private readonly menu: HTMLElement;
   private list: TabList | null = null;
   private current: { number: number; pageId: string } | null = null;
+  /** The menu's items by page id, with what each was drawn from. */
+  private readonly items = new Map<string, { el: HTMLElement; drawn: string }>();
 
   constructor(tabs: Tabs, private readonly choose: (pageId: string) => void) {
     this.button = h('button', {
@@ -53,10 +56,23 @@ export class TabPicker {
     this.button.disabled = n === 0;
     // No tab list at all (a hand-off link's page): there is nothing to pick from.
     this.el.hidden = this.list === null;
-    fill(this.menu, ...(this.list?.tabs ?? []).map((t) => h('button', {
+    // Items are kept while what they show is unchanged: a list pushed between a press and its release keeps the click.
+    const tabs = this.list?.tabs ?? [];
+    const els = tabs.map((t) => {
+      const drawn = JSON.stringify([t, cur?.pageId === t.pageId]);
+      let item = this.items.get(t.pageId);
+      if (item?.drawn !== drawn) this.items.set(t.pageId, (item = { el: this.item(t, cur?.pageId === t.pageId), drawn }));
+      return item.el;
+    });
+    for (const id of this.items.keys()) if (!tabs.some((t) => t.pageId === id)) this.items.delete(id);
+    place(this.menu, els);
+  }
+
+  private item(t: TabRow, checked: boolean): HTMLElement {
+    return h('button', {
       type: 'button', class: 'picker-item', role: 'menuitemradio', 'data-page-id': t.pageId,
-      'aria-checked': String(cur?.pageId === t.pageId),
-      onclick: () => { this.close(true); if (cur?.pageId !== t.pageId) this.choose(t.pageId); },
-    }, tabRowBody(t))));
+      'aria-checked': String(checked),
+      onclick: () => { this.close(true); if (this.current?.pageId !== t.pageId) this.choose(t.pageId); },
+    }, tabRowBody(t));
   }
 }

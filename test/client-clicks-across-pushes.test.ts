@@ -1,9 +1,10 @@
 /**
- * A person's click on the strip lands even when the server's pushes change it under them: the
- * tab list is pushed whenever an agent opens a tab, a title changes or a dialog waits, the
- * terminal's state whenever a command starts or ends, and the strip redraws with them. A redraw
- * between the press and the release must not lose the click (the browser only clicks when both
- * land on the same element). The changes are real: an agent opens a tab, or runs a command,
+ * A person's click lands even when the server's pushes change what they pressed: the tab list is
+ * pushed whenever an agent opens a tab, a title changes or a dialog waits, the hand-offs whenever
+ * one is parked or answered, the terminal's state whenever a command starts or ends, and the
+ * strip, the bar's picker and the chat's cards redraw with them. A redraw between the press and
+ * the release must not lose the click (the browser only clicks when both land on the same
+ * element). The changes are real: an agent opens a tab, parks a hand-off or runs a command
  * between the person's press and release.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -24,7 +25,7 @@ async function pressAcross(page: Page, selector: string, meanwhile: () => Promis
   await page.mouse.up();
 }
 
-describe('the strip while the tab list changes', () => {
+describe('clicks while the server\'s pushes redraw the client', () => {
   const rig = useClientRig(SEAT, '[terminal]\nshell = "/bin/bash"\n');
   let pages: PageServer;
   let client: ClientPage;
@@ -58,6 +59,34 @@ describe('the strip while the tab list changes', () => {
     });
     await expect.poll(() => client.page.locator('.surface[data-phase="live"]').count(), { timeout: 20_000 }).toBe(1);
     expect(await first.count()).toBeLessThanOrEqual(1);
+  });
+
+  it('a click on a tab in the bar\'s picker shows it though a tab opened between press and release', async () => {
+    await client.page.locator('.picker-button').click();
+    await pressAcross(client.page, '.picker-item:has-text("Second")', async () => {
+      await open('');
+      await expect.poll(count, { timeout: 15_000 }).toBe('4');
+    });
+    await expect.poll(() => client.page.locator('.picker-button').textContent(), { timeout: 20_000 }).toMatch(/^tab 2\b/);
+  });
+
+  it('a click on a hand-off card\'s Open browser opens its page though another hand-off arrived between press and release', async () => {
+    await client.page.getByRole('button', { name: 'back to chat' }).click();
+    const list = await rig.agent.callTool({ name: 'browser_tabs', arguments: { action: 'list' } });
+    const text = (list.content as Array<{ text: string }>)[0]!.text;
+    const ids = [...text.matchAll(/page (p-[0-9a-f]{8})/g)].map((m) => m[1]!);
+    // Parked until the person answers; the rig's agent closing withdraws them.
+    const ask = (pageId: string, message: string): void => {
+      void rig.agent.callTool({ name: 'browser_hand_off', arguments: { page_id: pageId, message } }, undefined, { timeout: 120_000 }).catch(() => undefined);
+    };
+    ask(ids[0]!, 'the first ask');
+    const cards = client.page.locator('.handoff-card');
+    await cards.first().waitFor({ timeout: 15_000 });
+    await pressAcross(client.page, '.handoff-card:has-text("the first ask") .card-open-browser', async () => {
+      ask(ids[2]!, 'the second ask');
+      await expect.poll(() => cards.count(), { timeout: 15_000 }).toBe(2);
+    });
+    await expect.poll(() => client.page.locator('.ask-words').textContent(), { timeout: 20_000 }).toBe('the first ask');
   });
 
   it('a click on the terminal row raises the terminal though a command started between press and release', async () => {
