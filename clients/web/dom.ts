@@ -30,3 +30,33 @@ export function place(parent: Element, nodes: Node[]): void {
   nodes.forEach((n, i) => { if (parent.childNodes[i] !== n) parent.insertBefore(n, parent.childNodes[i] ?? null); });
   while (parent.childNodes.length > nodes.length) parent.lastChild!.remove();
 }
+
+/**
+ * Elements kept by key while what they were drawn from is unchanged, so a push that changes
+ * nothing of theirs leaves them (and a press on them) alone.
+ */
+export class KeptElements<T> {
+  private readonly kept = new Map<string, { el: HTMLElement; drawn: string }>();
+
+  constructor(
+    private readonly key: (item: T) => string,
+    /** What an item's element shows, as JSON-able data: a change redraws it. */
+    private readonly drawnFrom: (item: T) => unknown,
+    private readonly build: (item: T) => HTMLElement,
+  ) {}
+
+  /** Makes `parent`'s children one element per item, in order, building only those that changed. */
+  draw(parent: Element, items: T[]): void {
+    const keys = new Set<string>();
+    const els = items.map((item) => {
+      const k = this.key(item);
+      keys.add(k);
+      const drawn = JSON.stringify(this.drawnFrom(item));
+      let e = this.kept.get(k);
+      if (e?.drawn !== drawn) this.kept.set(k, (e = { el: this.build(item), drawn }));
+      return e.el;
+    });
+    for (const k of this.kept.keys()) if (!keys.has(k)) this.kept.delete(k);
+    place(parent, els);
+  }
+}

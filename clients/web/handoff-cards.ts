@@ -3,7 +3,7 @@
  * browser, Done and Not now. While the takeover is up on the asked page, the card says so and
  * leaves the answers to the bar; a note the bar holds is named here, since the card is what shows.
  */
-import { h, place } from './dom.js';
+import { KeptElements, h } from './dom.js';
 import type { Ask, HandOffs } from './handoffs.js';
 
 export interface AskPages {
@@ -15,8 +15,11 @@ export interface AskPages {
 export class HandOffCards {
   readonly el: HTMLElement;
   private lines = new Map<string, string>();
-  /** The cards by ask id, with what each was drawn from. */
-  private readonly cards = new Map<string, { el: HTMLElement; drawn: string }>();
+  /** The cards by ask id: a card is redrawn only when its ask, note, answer line or whether its page is up changed. */
+  private readonly cards = new KeptElements<{ a: Ask; up: boolean }>(
+    ({ a }) => a.id,
+    ({ a, up }) => [a, up, this.handoffs.note(a.id).trim(), this.handoffs.draftAsk === a.id, this.lines.get(a.id) ?? ''],
+    ({ a, up }) => this.card(a, up));
 
   constructor(private readonly handoffs: HandOffs, private readonly pages: AskPages) {
     this.el = h('section', { class: 'handoff-cards', 'aria-label': 'hand-offs waiting for you' });
@@ -26,15 +29,7 @@ export class HandOffCards {
   render(): void {
     const shown = this.pages.shownPageId();
     // Cards are kept while what they show is unchanged: a push between a press and its release keeps the click.
-    const els = this.handoffs.asks.map((a) => {
-      const up = shown === a.pageId;
-      const drawn = JSON.stringify([a, up, this.handoffs.note(a.id).trim(), this.handoffs.draftAsk === a.id, this.lines.get(a.id) ?? '']);
-      let c = this.cards.get(a.id);
-      if (c?.drawn !== drawn) this.cards.set(a.id, (c = { el: this.card(a, up), drawn }));
-      return c.el;
-    });
-    for (const id of this.cards.keys()) if (!this.handoffs.asks.some((a) => a.id === id)) this.cards.delete(id);
-    place(this.el, els);
+    this.cards.draw(this.el, this.handoffs.asks.map((a) => ({ a, up: shown === a.pageId })));
   }
 
   private card(a: Ask, up: boolean): HTMLElement {

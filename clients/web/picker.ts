@@ -3,24 +3,28 @@
  * re-attaches this surface to it (which replaces what this connection watched).
  */
 import type { TabRow } from '../../src/shared/protocol.js';
-import { fill, h, place } from './dom.js';
+import { KeptElements, h } from './dom.js';
 import { tabRowBody } from './strip.js';
 import type { TabList, Tabs } from './tabs.js';
 
 export class TabPicker {
   readonly el: HTMLElement;
   private readonly button: HTMLButtonElement;
+  /** The button's words, updated in place (the button is never rebuilt, so a press on it survives a push). */
+  private readonly buttonText: HTMLElement;
   private readonly menu: HTMLElement;
   private list: TabList | null = null;
   private current: { number: number; pageId: string } | null = null;
-  /** The menu's items by page id, with what each was drawn from. */
-  private readonly items = new Map<string, { el: HTMLElement; drawn: string }>();
+  /** The menu's items by page id: an item is redrawn only when its tab, or whether it is the current one, changed. */
+  private readonly items = new KeptElements<{ t: TabRow; checked: boolean }>(
+    ({ t }) => t.pageId, (i) => i, ({ t, checked }) => this.item(t, checked));
 
   constructor(tabs: Tabs, private readonly choose: (pageId: string) => void) {
+    this.buttonText = h('span', { class: 'picker-text' });
     this.button = h('button', {
       type: 'button', class: 'picker-button', 'aria-haspopup': 'true', 'aria-expanded': 'false', 'aria-controls': 'tab-picker-menu',
       onclick: () => this.toggle(),
-    });
+    }, this.buttonText, h('span', { class: 'picker-caret', 'aria-hidden': 'true' }, ' ▾'));
     this.menu = h('div', { class: 'picker-menu', id: 'tab-picker-menu', role: 'menu', 'aria-label': 'the profile\'s tabs', hidden: true });
     this.el = h('div', { class: 'picker' }, this.button, this.menu);
     this.menu.addEventListener('keydown', (e) => { if (e.key === 'Escape') { e.stopPropagation(); this.close(true); } });
@@ -51,21 +55,13 @@ export class TabPicker {
   private render(): void {
     const cur = this.current;
     const n = this.list?.tabs.length ?? 0;
-    fill(this.button, cur ? `tab ${cur.number}` : 'tab …', h('span', { class: 'picker-caret', 'aria-hidden': 'true' }, ' ▾'));
+    this.buttonText.textContent = cur ? `tab ${cur.number}` : 'tab …';
     this.button.setAttribute('aria-label', cur ? `tab ${cur.number} of ${n}; pick another tab` : 'pick a tab');
     this.button.disabled = n === 0;
     // No tab list at all (a hand-off link's page): there is nothing to pick from.
     this.el.hidden = this.list === null;
     // Items are kept while what they show is unchanged: a list pushed between a press and its release keeps the click.
-    const tabs = this.list?.tabs ?? [];
-    const els = tabs.map((t) => {
-      const drawn = JSON.stringify([t, cur?.pageId === t.pageId]);
-      let item = this.items.get(t.pageId);
-      if (item?.drawn !== drawn) this.items.set(t.pageId, (item = { el: this.item(t, cur?.pageId === t.pageId), drawn }));
-      return item.el;
-    });
-    for (const id of this.items.keys()) if (!tabs.some((t) => t.pageId === id)) this.items.delete(id);
-    place(this.menu, els);
+    this.items.draw(this.menu, (this.list?.tabs ?? []).map((t) => ({ t, checked: cur?.pageId === t.pageId })));
   }
 
   private item(t: TabRow, checked: boolean): HTMLElement {

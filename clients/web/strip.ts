@@ -4,7 +4,7 @@
  * is drawn only while the profile has a tab. The terminal's row mounts in its own slot.
  */
 import type { TabRow } from '../../src/shared/protocol.js';
-import { fill, h, place } from './dom.js';
+import { KeptElements, fill, h, place } from './dom.js';
 import { STATE_MARK, tabLabel, type TabList, type Tabs } from './tabs.js';
 
 /** What the strip asks of this page's own browser surface: show / hide read it, never the server. */
@@ -36,8 +36,9 @@ export class Strip {
   private readonly panelEl: HTMLElement;
   private readonly tabRows: HTMLElement;
   private readonly engine: HTMLElement;
-  /** The panel's rows by page id, with what each was drawn from: a row is redrawn only when that changed. */
-  private readonly rows = new Map<string, { el: HTMLElement; drawn: string }>();
+  /** The panel's rows by page id: a row is redrawn only when its tab, or whether it is shown here, changed. */
+  private readonly rows = new KeptElements<{ t: TabRow; shownHere: boolean }>(
+    ({ t }) => t.pageId, (r) => r, ({ t, shownHere }) => this.tabRow(t, shownHere));
 
   constructor(private readonly tabs: Tabs, private readonly browser: BrowserShowing) {
     this.browserSlot = h('div', { class: 'strip-slot', 'data-surface': 'browser' });
@@ -93,14 +94,7 @@ export class Strip {
     this.engine.textContent = l.closingInMinutes !== undefined
       ? `closing in ${l.closingInMinutes}m`
       : l.host === 'none' ? 'nothing to run a page' : 'the server\'s own Chromium, on every client';
-    const els = l.tabs.map((t) => {
-      const drawn = JSON.stringify([t, shown === t.pageId]);
-      let r = this.rows.get(t.pageId);
-      if (r?.drawn !== drawn) this.rows.set(t.pageId, (r = { el: this.tabRow(t, shown === t.pageId), drawn }));
-      return r.el;
-    });
-    for (const id of this.rows.keys()) if (!l.tabs.some((t) => t.pageId === id)) this.rows.delete(id);
-    place(this.tabRows, els);
+    this.rows.draw(this.tabRows, l.tabs.map((t) => ({ t, shownHere: shown === t.pageId })));
   }
 
   private tabRow(t: TabRow, shownHere: boolean): HTMLElement {

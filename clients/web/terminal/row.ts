@@ -8,7 +8,7 @@
  * terminal, Done and Not now; once the surface is up the card leaves the answers to its bar.
  */
 import { TERM_STATE, type TermRow } from '../../../src/shared/terminal.js';
-import { fill, h, place } from '../dom.js';
+import { KeptElements, fill, h, place } from '../dom.js';
 import type { SurfaceConn } from '../connection.js';
 import type { Takeover, TakeoverSurface } from '../takeover.js';
 import { raiseTerminal, type TerminalSurfaceHandle } from './door.js';
@@ -48,16 +48,13 @@ export function mountTerminalRow(p: TerminalRowParts): void {
   const rowName = h('span', { class: 'row-name' });
   const rowState = h('span', { class: 'row-state' });
   const rowButton = h('button', { class: 'strip-row', type: 'button', id: 'terminal-row', onclick: () => { void raise(); } }, rowName, rowState);
-  let card: { el: HTMLElement; drawn: string } | null = null;
+  const card = new KeptElements<{ term: number; n: number; ask: NonNullable<TermRow['handOff']>; up: boolean }>(
+    (c) => String(c.term), (c) => c, (c) => drawCard(c.term, c.n, c.ask, c.up));
 
   const renderCard = (): void => {
     const ask = row?.handOff;
-    if (!row || !ask) { card = null; fill(p.cards); return; }
-    const n = row.number;
     const up = surface !== null && p.takeover.shown === surface;
-    const drawn = JSON.stringify([row.term, n, ask, up]);
-    if (card?.drawn !== drawn) card = { el: drawCard(row.term, n, ask, up), drawn };
-    place(p.cards, [card.el]);
+    card.draw(p.cards, row && ask ? [{ term: row.term, n: row.number, ask, up }] : []);
   };
 
   const drawCard = (term: number, n: number, ask: NonNullable<TermRow['handOff']>, up: boolean): HTMLElement => {
