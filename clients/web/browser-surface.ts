@@ -6,7 +6,7 @@
  * control, nav, input.
  */
 import { FRAME_KIND_BROWSER, FRAME_OFF_ID, type ServerMessage, type InputEvent as PageInput } from '../../src/shared/protocol.js';
-import type { Connection } from './connection.js';
+import { LINK_WORDS, NOT_SENT, type Connection } from './connection.js';
 import { fill, h } from './dom.js';
 import { FrameRenderer } from './frames/renderer.js';
 import { Gestures } from './input.js';
@@ -252,7 +252,7 @@ export class BrowserSurface implements TakeoverSurface {
   private toggleControl(): void {
     if (this.phase !== 'live') return;
     if (!this.conn.send({ t: 'control', take: !this.controlling(), id: this.nextId++ })) {
-      this.takeover.say('Not sent - the connection is down.');
+      this.takeover.say(NOT_SENT);
     }
   }
 
@@ -320,7 +320,7 @@ export class BrowserSurface implements TakeoverSurface {
 
   private renderState(): void {
     let words = '';
-    if (this.conn.state !== 'open' && this.phase !== 'closed') words = 'the connection is down - reconnecting…';
+    if (this.conn.state !== 'open' && this.phase !== 'closed') words = LINK_WORDS.down;
     else if (this.phase === 'opening') words = 'opening the browser…';
     else if (this.phase === 'failed') words = this.failure;
     else if (this.phase === 'live' && !this.renderer.pictured) words = 'opening the browser…';

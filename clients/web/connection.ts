@@ -4,9 +4,20 @@
  * listens for their kind. Everything that depends on the socket re-subscribes on `open`.
  */
 import { decodeControl, encodeControl, type ClientMessage, type ServerMessage } from '../../src/shared/protocol.js';
+import { TERM_STATE } from '../../src/shared/terminal.js';
 import { PING_PERIOD_MS, RECONNECT_FACTOR, RECONNECT_FIRST_MS, RECONNECT_MAX_MS } from './limits.js';
 
 export type LinkState = 'connecting' | 'open' | 'down';
+
+/** The socket's state in the person's words, wherever the page says it. */
+export const LINK_WORDS: Record<LinkState, string> = {
+  connecting: 'connecting…',
+  open: 'connected',
+  down: `${TERM_STATE.connectionDown}…`,
+};
+
+/** What the page says of a message it could not send because the socket is down. */
+export const NOT_SENT = 'Not sent - the connection is down.';
 
 type Listener<T> = (v: T) => void;
 

@@ -7,7 +7,7 @@
  */
 import { FILE_CHOOSER_MAX_BYTES, FILE_CHOOSER_MAX_FILES } from '../../src/shared/limits.js';
 import type { PickedFile, ServerMessage } from '../../src/shared/protocol.js';
-import type { Connection } from './connection.js';
+import { NOT_SENT, type Connection } from './connection.js';
 import { h } from './dom.js';
 import { addFileStyles } from './file-styles.js';
 
@@ -101,7 +101,7 @@ export class FileChooserPrompt {
   }
 
   private answer(msg: { t: 'file_chooser_answer'; chooser: string; [k: string]: unknown }): void {
-    if (!this.conn.send(msg as never)) { this.host.say('Not sent - the connection is down.', 'refusal'); return; }
+    if (!this.conn.send(msg as never)) { this.host.say(NOT_SENT, 'refusal'); return; }
     this.words.textContent = 'Sending…';
   }
 }

@@ -3,13 +3,12 @@
  * writes is kept per ask until an answer takes it, across lowering and raising the takeover; an
  * answer the connection did not take says so and keeps the words, and the ask stays parked.
  */
-import type { Connection } from './connection.js';
+import { NOT_SENT, type Connection } from './connection.js';
 
 export interface Ask { id: string; seat: string; profile: string; pageId: string; tab: number; message: string }
 export type Answer = 'done' | 'not_now' | 'feedback';
 
 /** The sentence for an answer the socket could not carry (the refusal tone). */
-export const NOT_SENT = 'Not sent - the connection is down.';
 
 export class HandOffs {
   asks: Ask[] = [];

@@ -6,7 +6,7 @@
  * door takes).
  */
 import { BrowserSurface } from './browser-surface.js';
-import { Connection, surfaceConn, type LinkState } from './connection.js';
+import { Connection, LINK_WORDS, surfaceConn } from './connection.js';
 import { DownloadTray } from './downloads.js';
 import { h } from './dom.js';
 import { Strip } from './strip.js';
@@ -27,12 +27,6 @@ export interface ClientShell {
   /** The seat this page speaks for (`?seat=`), when the link names one. */
   seat: string | null;
 }
-
-const LINK_WORDS: Record<LinkState, string> = {
-  connecting: 'connecting…',
-  open: 'connected',
-  down: 'the connection is down - reconnecting…',
-};
 
 /** How often a hand-off link's page says its person is still there, ms: well inside the server's 90 s hold. */
 const HEARTBEAT_PERIOD_MS = 30_000;

@@ -5,8 +5,7 @@
  * full client's strip does the same through the same door.
  */
 import { FRAME_KIND_TERMINAL } from '../../src/shared/protocol.js';
-import { TERM_STATE } from '../../src/shared/terminal.js';
-import { Connection, surfaceConn } from './connection.js';
+import { Connection, LINK_WORDS, surfaceConn } from './connection.js';
 import { raiseTerminal } from './terminal/door.js';
 
 const params = new URLSearchParams(location.search);
@@ -21,7 +20,7 @@ const conn = Connection.forPage(token);
 let raised = false;
 conn.onState((st) => {
   // Once raised, the surface's own state line speaks of the connection.
-  if (!raised) note.textContent = st === 'down' ? `${TERM_STATE.connectionDown}…` : st === 'connecting' ? 'connecting…' : '';
+  if (!raised) note.textContent = st === 'open' ? '' : LINK_WORDS[st];
   if (st !== 'open' || raised) return;
   raised = true;
   void raiseTerminal(root, surfaceConn(conn, FRAME_KIND_TERMINAL), {
