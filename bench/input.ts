@@ -199,7 +199,7 @@ const times: Record<string, Record<'click' | 'key' | 'handler', number[]>> = { f
 const misses: Record<string, number> = { forge: 0, screencast: 0 };
 try {
   await forge.call('browser_navigate', { url: pageUrl });
-  fv = await forgePath(forge.info.port, forge.info.token);
+  fv = await forgePath(forge.info.port, forge.info.viewer_token);
   for (const p of [fv.path, sc.path]) {
     for (let i = 0; i < 100 && p.white() === undefined; i++) await sleep(50);
     if (p.white() === undefined) throw new Error(`no picture came through ${p.name}`);

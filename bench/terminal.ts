@@ -149,7 +149,7 @@ async function main(): Promise<void> {
       if (server.exitCode !== null) throw new Error('forge did not start');
       await new Promise((r) => setTimeout(r, 50));
     }
-    const info = JSON.parse(readFileSync(join(stateDir, 'server.json'), 'utf8')) as { port: number; token: string; mcp_url: string; pid: number };
+    const info = JSON.parse(readFileSync(join(stateDir, 'server.json'), 'utf8')) as { port: number; token: string; viewer_token: string; mcp_url: string; pid: number };
     const agent = new Client({ name: 'forge-bench', version: '0' });
     await agent.connect(new StreamableHTTPClientTransport(new URL(`${info.mcp_url}?seat=${SEAT}`), { requestInit: { headers: { Authorization: `Bearer ${info.token}` } } }));
     await agent.callTool({ name: 'terminal__run', arguments: { command: 'true' } });
@@ -157,7 +157,7 @@ async function main(): Promise<void> {
     let rssPeak = rssBefore;
     const sampler = setInterval(() => { rssPeak = Math.max(rssPeak, rssMb(info.pid)); }, 100);
 
-    const viewers: BenchViewer[] = [await BenchViewer.open(info.port, info.token)];
+    const viewers: BenchViewer[] = [await BenchViewer.open(info.port, info.viewer_token)];
     /** Per flood: the server's CPU (every thread) and this process's (the viewers), ms per MB. */
     const serverCpu: number[][] = [[], []];
     const viewerCpu: number[][] = [[], []];
@@ -199,7 +199,7 @@ async function main(): Promise<void> {
       say(`bare pipe: ${round(bare[i])} MB/s`);
       one.push(await flood());
       say(`forge, 1 viewer: ${round(one[i])} MB/s`);
-      while (extra.length < 9) { const v = await BenchViewer.open(info.port, info.token); extra.push(v); viewers.push(v); }
+      while (extra.length < 9) { const v = await BenchViewer.open(info.port, info.viewer_token); extra.push(v); viewers.push(v); }
       ten.push(await flood());
       say(`forge, 10 viewers: ${round(ten[i])} MB/s`);
       for (const v of extra.splice(0)) { v.ws.close(); viewers.splice(viewers.indexOf(v), 1); }

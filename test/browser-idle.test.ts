@@ -30,7 +30,7 @@ const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms
 describe('an idle browser closes on the server\'s clock', () => {
   it('a viewer attached keeps the host open past the idle time', async () => {
     await a.call('browser_navigate', { url: pages.url });
-    const v = await openViewer(forge.info.port, forge.info.token);
+    const v = await openViewer(forge.info.port, forge.info.viewer_token);
     v.send({ t: 'attach', w: 800, h: 600 });
     await v.next('view');
     await sleep(5000);

@@ -74,7 +74,7 @@ describe('a paste too long for the terminal', () => {
     const term = await mcpClient(forge.info, SEAT);
     await term.callTool({ name: 'terminal__run', arguments: { command: 'true' } });
     const page = await browser.newPage({ viewport: { width: 1200, height: 800 } });
-    await page.goto(`${new URL(forge.info.viewer_url).origin}/terminal.html?token=${forge.info.token}&seat=${SEAT}`);
+    await page.goto(`${new URL(forge.info.viewer_url).origin}/terminal.html?token=${forge.info.viewer_token}&seat=${SEAT}`);
     await page.getByRole('button', { name: 'take control' }).click();
     await expect.poll(() => page.locator('.term-state').textContent(), { timeout: 15_000 }).toBe(TERM_STATE.youHaveControl);
     let sockets = 0;

@@ -25,7 +25,7 @@ beforeAll(async () => {
   });
   agent = await connectAgent(forge, 'default/resync/lead');
   await agent.call('browser_navigate', { url: `${pages.origin}/simple.html` });
-  viewer = await openViewer(forge.info.port, forge.info.token);
+  viewer = await openViewer(forge.info.port, forge.info.viewer_token);
 });
 
 afterAll(async () => {

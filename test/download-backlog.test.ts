@@ -25,13 +25,13 @@ beforeAll(async () => {
   pages = await serveFilePages();
   a = await connectAgent(forge, 'default/dl/lead');
   await a.call('browser_navigate', { url: `${pages.origin}/downloads` });
-  ctl = await openViewer(forge.info.port, forge.info.token);
+  ctl = await openViewer(forge.info.port, forge.info.viewer_token);
   ctl.send({ t: 'attach', w: 800, h: 600 });
   await ctl.next('view');
   ctl.send({ t: 'control', take: true });
   await ctl.next('view', (m) => m.controller === m.you);
   // A viewer of the profile's tab list only: the loss notice names the profile, so it hears it too.
-  strip = await openViewer(forge.info.port, forge.info.token);
+  strip = await openViewer(forge.info.port, forge.info.viewer_token);
   strip.send({ t: 'tabs' });
   await strip.next('tabs');
 });

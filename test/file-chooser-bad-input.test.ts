@@ -52,8 +52,8 @@ describe('the controller answers a file chooser', () => {
   let chooser = '';
 
   it('the chooser goes to the viewer controlling the tab, not to a watcher', async () => {
-    ctl = await openViewer(forge.info.port, forge.info.token);
-    watcher = await openViewer(forge.info.port, forge.info.token);
+    ctl = await openViewer(forge.info.port, forge.info.viewer_token);
+    watcher = await openViewer(forge.info.port, forge.info.viewer_token);
     ctl.send({ t: 'attach', w: 800, h: 600 });
     await ctl.next('view');
     watcher.send({ t: 'attach', w: 800, h: 600 });

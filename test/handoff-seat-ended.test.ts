@@ -16,7 +16,7 @@ let person: TestViewer;
 beforeAll(async () => {
   forge = await startForge();
   pages = await servePages({ '/': '<title>Login</title><input type="password">', '/other': '<title>Other</title>' });
-  person = await openViewer(forge.info.port, forge.info.token);
+  person = await openViewer(forge.info.port, forge.info.viewer_token);
 });
 
 afterAll(async () => {

@@ -16,7 +16,7 @@ beforeAll(async () => {
   agent = await connectAgent(forge, 'default/shop/lead');
   await agent.call('browser_navigate', { url: pages.url });
   pageId = /page (p-[0-9a-f]{8})/.exec((await agent.call('browser_tabs', { action: 'list' })).text)![1];
-  person = await openViewer(forge.info.port, forge.info.token);
+  person = await openViewer(forge.info.port, forge.info.viewer_token);
 });
 
 afterAll(async () => {
@@ -83,7 +83,7 @@ describe('a browser hand-off', () => {
     const token = link[2];
     const phone = await openViewer(forge.info.port, token);
     phone.send({ t: 'tabs' });
-    expect((await phone.next('error')).message).toBe('a hand-off link shows its own page only; it has no tab list');
+    expect((await phone.next('error')).message).toBe('a hand-off link opens its own page only; "tabs" is not part of it');
     phone.send({ t: 'attach', tab: 99, w: 393, h: 700 });
     const view = await phone.next('view');
     expect(view.pageId).toBe(pageId);

@@ -30,7 +30,7 @@ afterAll(async () => {
 });
 
 async function metrics(): Promise<string> {
-  const res = await fetch(`http://127.0.0.1:${forge.info.port}/metrics`);
+  const res = await fetch(`http://127.0.0.1:${forge.info.port}/metrics`, { headers: { authorization: `Bearer ${forge.info.token}` } });
   expect(res.headers.get('content-type')).toContain('text/plain');
   return res.text();
 }
@@ -53,7 +53,7 @@ describe('/metrics', () => {
     expect(sample(before, 'forge_encode_frames_total', { profile: 'default/default' })).toBeUndefined();
 
     await agent.call('browser_navigate', { url: pages.url });
-    viewer = await openViewer(forge.info.port, forge.info.token);
+    viewer = await openViewer(forge.info.port, forge.info.viewer_token);
     viewer.send({ t: 'attach', w: 800, h: 600 });
     await viewer.next('view');
     await viewer.waitFrames(20);

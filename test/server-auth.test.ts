@@ -22,7 +22,7 @@ describe('nothing runs without the token', () => {
   it('MCP with no bearer token is 401', async () => {
     const r = await mcpPost(undefined);
     expect(r.status).toBe(401);
-    expect(await r.text()).toContain('the bearer token is missing or wrong');
+    expect(await r.text()).toContain('the bearer token is missing, wrong, expired or revoked');
   });
 
   it('MCP with a wrong bearer token is 401', async () => {

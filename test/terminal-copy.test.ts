@@ -26,7 +26,7 @@ describe('copying from the terminal', () => {
 
   beforeAll(async () => {
     await rig.agent.callTool({ name: 'terminal__run', arguments: { command: 'clear; echo copy-me-please' } });
-    url = `http://127.0.0.1:${rig.server.info.port}/terminal.html?token=${rig.server.info.token}&seat=${SEAT}`;
+    url = `http://127.0.0.1:${rig.server.info.port}/terminal.html?token=${rig.server.info.viewer_token}&seat=${SEAT}`;
   });
 
   const open = async (): Promise<Page> => {

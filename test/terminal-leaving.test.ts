@@ -19,7 +19,7 @@ describe('leaving the terminal surface', () => {
 
   beforeAll(async () => {
     await rig.agent.callTool({ name: 'terminal__run', arguments: { command: 'echo ready' } });
-    pageUrl = `http://127.0.0.1:${rig.server.info.port}/terminal.html?token=${rig.server.info.token}&seat=${SEAT}`;
+    pageUrl = `http://127.0.0.1:${rig.server.info.port}/terminal.html?token=${rig.server.info.viewer_token}&seat=${SEAT}`;
   });
 
   const screen = async (): Promise<string> => {

@@ -62,7 +62,7 @@ describe('a terminal through a dropped connection', () => {
   });
 
   it('on the bare terminal page too: it says the connection is down and attaches again by itself', async () => {
-    const url = `http://127.0.0.1:${link!.port}/terminal.html?token=${rig.server.info.token}&seat=${SEAT}`;
+    const url = `http://127.0.0.1:${link!.port}/terminal.html?token=${rig.server.info.viewer_token}&seat=${SEAT}`;
     const context = await rig.browser.newContext({ viewport: { width: 1200, height: 800 } });
     const page = await context.newPage();
     await page.goto(url);

@@ -21,7 +21,7 @@ describe('typing straight after take control', () => {
   beforeAll(async () => {
     await rig.agent.callTool({ name: 'terminal__run', arguments: { command: 'true' } });
     link = await slowLink(rig.server.info.port, 0);
-    url = `http://127.0.0.1:${link.port}/terminal.html?token=${rig.server.info.token}&seat=${SEAT}`;
+    url = `http://127.0.0.1:${link.port}/terminal.html?token=${rig.server.info.viewer_token}&seat=${SEAT}`;
   });
   afterAll(async () => { await link?.close(); });
 

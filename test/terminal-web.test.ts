@@ -26,7 +26,7 @@ describe('the terminal surface in the web client', () => {
 
   beforeAll(async () => {
     await rig.agent.callTool({ name: 'terminal__run', arguments: { command: 'echo hello-from-the-agent' } });
-    url = `http://127.0.0.1:${rig.server.info.port}/terminal.html?token=${rig.server.info.token}&seat=${SEAT}`;
+    url = `http://127.0.0.1:${rig.server.info.port}/terminal.html?token=${rig.server.info.viewer_token}&seat=${SEAT}`;
   });
 
   it('shows the shell\'s prompt and what the agent ran, as a dialog with a live state line', async () => {

@@ -10,7 +10,7 @@ let v: TestViewer;
 
 beforeAll(async () => {
   forge = await startForge();
-  v = await openViewer(forge.info.port, forge.info.token);
+  v = await openViewer(forge.info.port, forge.info.viewer_token);
 });
 
 afterAll(async () => {
@@ -43,11 +43,11 @@ describe('bad input on the viewer socket gets an answer in words and loses nothi
   }
 
   it('a message over 16 MiB closes the socket with 1009, and the server serves the next viewer', async () => {
-    const big = await openViewer(forge.info.port, forge.info.token);
+    const big = await openViewer(forge.info.port, forge.info.viewer_token);
     const closed = new Promise<number>((r) => big.ws.on('close', (code) => r(code)));
     big.ws.send(new Uint8Array(SOCKET_INBOUND_MAX_BYTES + 1));
     expect(await closed).toBe(1009);
-    const after = await openViewer(forge.info.port, forge.info.token);
+    const after = await openViewer(forge.info.port, forge.info.viewer_token);
     after.send({ t: 'ping', id: 1 });
     expect((await after.next('pong')).id).toBe(1);
     await after.close();

@@ -20,8 +20,8 @@ beforeAll(async () => {
   pages = await servePages({ '/': page, '/second': '<title>Second</title><p>second</p>' });
   agent = await connectAgent(forge, 'default/view/lead');
   await agent.call('browser_navigate', { url: pages.url });
-  a = await openViewer(forge.info.port, forge.info.token);
-  b = await openViewer(forge.info.port, forge.info.token);
+  a = await openViewer(forge.info.port, forge.info.viewer_token);
+  b = await openViewer(forge.info.port, forge.info.viewer_token);
 });
 
 afterAll(async () => {

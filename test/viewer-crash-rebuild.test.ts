@@ -23,7 +23,7 @@ beforeAll(async () => {
   pages = await servePages({ '/': MOVING, '/second': '<title>Second</title><p>second</p>' });
   agent = await connectAgent(forge, 'default/rebuild/lead');
   await agent.call('browser_navigate', { url: pages.url });
-  viewer = await openViewer(forge.info.port, forge.info.token);
+  viewer = await openViewer(forge.info.port, forge.info.viewer_token);
 });
 
 afterAll(async () => {

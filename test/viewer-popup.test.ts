@@ -16,7 +16,7 @@ beforeAll(async () => {
   });
   agent = await connectAgent(forge, 'default/pop/lead');
   await agent.call('browser_navigate', { url: pages.url });
-  v = await openViewer(forge.info.port, forge.info.token);
+  v = await openViewer(forge.info.port, forge.info.viewer_token);
 });
 
 afterAll(async () => {

@@ -52,7 +52,7 @@ beforeAll(async () => {
   pages = await servePages({ '/': PAGE });
   agent = await connectAgent(forge, 'default/widgets/lead');
   await agent.call('browser_navigate', { url: pages.url });
-  v = await openViewer(forge.info.port, forge.info.token);
+  v = await openViewer(forge.info.port, forge.info.viewer_token);
   v.send({ t: 'attach', tab: 1, w: 800, h: 600 });
   await v.next('view');
   v.send({ t: 'control', take: true });

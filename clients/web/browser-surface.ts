@@ -104,7 +104,7 @@ export class BrowserSurface implements TakeoverSurface {
       if (this.phase === 'closed') return;
       if (s === 'open') this.attach();
       // The page stays as it was (its ask stays answerable, to say Not sent); the picture says why it stands still.
-      else if (s === 'down') this.render();
+      else if (s === 'down' || s === 'ended') this.render();
     });
     // Draws now, and again whenever the parked asks change.
     handoffs.onChange(() => this.render());
@@ -320,7 +320,7 @@ export class BrowserSurface implements TakeoverSurface {
 
   private renderState(): void {
     let words = '';
-    if (this.conn.state !== 'open' && this.phase !== 'closed') words = LINK_WORDS.down;
+    if (this.conn.state !== 'open' && this.phase !== 'closed') words = this.conn.state === 'ended' ? this.conn.endedReason : LINK_WORDS.down;
     else if (this.phase === 'opening') words = 'opening the browser…';
     else if (this.phase === 'failed') words = this.failure;
     else if (this.phase === 'live' && !this.renderer.pictured) words = 'opening the browser…';

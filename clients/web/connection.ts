@@ -7,13 +7,18 @@ import { decodeControl, encodeControl, type ClientMessage, type ServerMessage } 
 import { TERM_STATE } from '../../src/shared/terminal.js';
 import { PING_PERIOD_MS, RECONNECT_FACTOR, RECONNECT_FIRST_MS, RECONNECT_MAX_MS } from './limits.js';
 
-export type LinkState = 'connecting' | 'open' | 'down';
+/** `ended`: the server refused this page's credential (a hand-off answered, a token revoked); it does not reconnect. */
+export type LinkState = 'connecting' | 'open' | 'down' | 'ended';
+
+/** Close codes by which the server says this page's credential opens nothing more: reconnecting would be refused again. */
+const CREDENTIAL_ENDED_CODES = new Set([4401, 4403]);
 
 /** The socket's state in the person's words, wherever the page says it. */
 export const LINK_WORDS: Record<LinkState, string> = {
   connecting: 'connecting…',
   open: 'connected',
   down: `${TERM_STATE.connectionDown}…`,
+  ended: 'this link opens nothing more',
 };
 
 /** What the page says of a message it could not send because the socket is down. */
@@ -26,6 +31,8 @@ export class Connection {
   /** This socket's viewer id and org, from the server's welcome. */
   viewerId = 0;
   org = '';
+  /** The server's words when it ended this page's credential (state `ended`). */
+  endedReason = '';
   private ws: WebSocket | null = null;
   private wait = RECONNECT_FIRST_MS;
   private retry: number | undefined;
@@ -120,11 +127,16 @@ export class Connection {
       }
       for (const cb of this.messageListeners) cb(msg);
     };
-    ws.onclose = () => {
+    ws.onclose = (e: CloseEvent) => {
       clearInterval(this.ping);
       if (this.ws !== ws) return;
       this.ws = null;
       if (this.stopped) return;
+      if (CREDENTIAL_ENDED_CODES.has(e.code)) {
+        this.endedReason = e.reason || LINK_WORDS.ended;
+        this.setState('ended');
+        return;
+      }
       this.setState('down');
       this.schedule();
     };

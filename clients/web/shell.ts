@@ -53,7 +53,7 @@ export function startShell(root: HTMLElement, token: string, seat: string | null
   takeover.focusAfterLower = () => strip.focusTarget();
 
   const linkState = h('span', { class: 'link-state', role: 'status' });
-  conn.onState((s) => { linkState.textContent = LINK_WORDS[s]; linkState.dataset.state = s; });
+  conn.onState((s) => { linkState.textContent = s === 'ended' ? conn.endedReason : LINK_WORDS[s]; linkState.dataset.state = s; });
   const termCards = h('section', { class: 'handoff-cards', 'aria-label': 'terminal hand-offs waiting for you' });
   const chat = h('main', { class: 'chat', id: 'chat', 'aria-label': 'chat' },
     h('h1', { class: 'chat-title' }, 'forge'),

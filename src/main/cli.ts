@@ -1,4 +1,4 @@
-/** forge's command line: `serve` and `mcp`. `./forge` installs and builds before calling this. */
+/** forge's command line: `serve`, `mcp` and `token`. `./forge` installs and builds before calling this. */
 import { parseArgs } from 'node:util';
 import { isForgeError } from '../shared/errors.js';
 
@@ -17,7 +17,12 @@ async function main(): Promise<void> {
     await runBridge({ seat: values.seat, stateDir: values.state, config: values.config, port: values.port });
     return;
   }
-  throw new Error('usage: forge serve [--state DIR] [--port N] [--config FILE] | forge mcp --seat ORG/PROJECT/LABEL [--state DIR]');
+  if (cmd === 'token') {
+    const { runTokenCommand } = await import('./token-cli.js');
+    await runTokenCommand(rest);
+    return;
+  }
+  throw new Error('usage: forge serve [--state DIR] [--port N] [--config FILE] | forge mcp --seat ORG/PROJECT/LABEL [--state DIR] | forge token new|list|revoke');
 }
 
 main().catch((e) => {

@@ -20,11 +20,15 @@ import type { Surface } from './surface.js';
 import { BrowserSurface } from './browser/surface.js';
 import { TerminalSurface } from './terminal/surface.js';
 import { sweepDeadFramebuffers } from '../workers/cdp/host.js';
+import { AGENT_KEY_PREFIX, PERSON_TOKEN_PREFIX, TokenBook } from '../workers/relay/tokens.js';
+import { readTokens, tokensStamp } from './tokens.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 /** dist/src/main → the repository root. */
 const root = join(here, '..', '..', '..');
 
+/** How often the state dir's tokens file is checked for a change, ms: a revoked token's sockets close within this. */
+const TOKENS_RELOAD_MS = 500;
 /** Interval between gauge pushes to the relay's /metrics, ms. */
 const GAUGES_PERIOD_MS = 2000;
 
@@ -46,13 +50,16 @@ export async function startServer(opts: ServeOptions): Promise<void> {
   const stateDir = resolveStateDir(opts.stateDir);
   sweepDeadFramebuffers();
   const port = opts.port ?? config.server.port;
-  const token = randomBytes(24).toString('base64url');
+  // This run's two keys: the agents' (MCP, /metrics) and the printed viewer link's (a person's, control of the org).
+  const token = AGENT_KEY_PREFIX + randomBytes(24).toString('base64url');
+  const viewerToken = PERSON_TOKEN_PREFIX + randomBytes(24).toString('base64url');
   const linkSecret = randomBytes(32).toString('base64url');
+  const book = new TokenBook({ agentKey: token, viewerToken, linkSecret, records: readTokens(stateDir) });
   const version = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }).version;
 
   const surfaces: Surface[] = [];
   let baseUrl = '';
-  const mcp = new McpEndpoint(token, {
+  const mcp = new McpEndpoint(book, {
     profileFor: (seat) => {
       if (seat.org !== config.org.name) throw new ForgeError('auth', `seat ${seat.key} is not in org ${config.org.name}, the only org this server runs`);
       return profileKeyFor(config, seat.project);
@@ -63,7 +70,7 @@ export async function startServer(opts: ServeOptions): Promise<void> {
   const mcpPort = await mcp.listen();
 
   const relay = new Worker(join(here, '..', 'workers', 'relay', 'worker.js'), {
-    workerData: { host: config.server.host, port, token, org: config.org.name, webDir: join(root, 'dist', 'web'), mcpPort, linkSecret } satisfies RelayWorkerData,
+    workerData: { host: config.server.host, port, agentKey: token, viewerToken, tokens: readTokens(stateDir), org: config.org.name, webDir: join(root, 'dist', 'web'), mcpPort, linkSecret } satisfies RelayWorkerData,
   });
   const hub = new ViewerHub(relay);
   const ctx: ServerContext = { config, stateDir, token, hub, linkSecret, baseUrl: () => baseUrl };
@@ -82,12 +89,28 @@ export async function startServer(opts: ServeOptions): Promise<void> {
 
   const base = `http://${config.server.host}:${listening}`;
   baseUrl = base;
-  const info = { pid: process.pid, port: listening, viewer_url: `${base}/?token=${token}`, mcp_url: `${base}/mcp`, token };
+  const info = { pid: process.pid, port: listening, viewer_url: `${base}/?token=${viewerToken}`, mcp_url: `${base}/mcp`, token, viewer_token: viewerToken };
   writeServerInfo(stateDir, info);
   const gauges = setInterval(() => {
     hub.post({ t: 'gauges', text: surfaces.map((s) => s.gauges?.() ?? '').filter(Boolean).join('\n') });
   }, GAUGES_PERIOD_MS);
   gauges.unref();
+  // `forge token new` / `revoke` write the state dir's tokens: the door and MCP follow within a moment.
+  let tokensSeen = tokensStamp(stateDir);
+  const tokenWatch = setInterval(() => {
+    const now = tokensStamp(stateDir);
+    if (now === tokensSeen) return;
+    tokensSeen = now;
+    try {
+      const records = readTokens(stateDir);
+      book.replace(records);
+      hub.post({ t: 'tokens', records });
+      mcp.sweepGrants();
+    } catch (e) {
+      log.error({ err: e }, 'the tokens file could not be read; the tokens in force are unchanged');
+    }
+  }, TOKENS_RELOAD_MS);
+  tokenWatch.unref();
 
   log.info({ port: listening, stateDir, config: config.source, org: config.org.name }, 'forge is serving');
   process.stdout.write(`forge is serving ${config.org.name} (config: ${config.source})\n`);
@@ -102,6 +125,7 @@ export async function startServer(opts: ServeOptions): Promise<void> {
     const hard = setTimeout(() => process.exit(1), SHUTDOWN_TIMEOUT_MS);
     hard.unref();
     clearInterval(gauges);
+    clearInterval(tokenWatch);
     await Promise.allSettled(surfaces.map((s) => s.stop()));
     await mcp.close().catch(() => undefined);
     relay.postMessage({ t: 'stop' });

@@ -3,7 +3,11 @@ import { mkdirSync, readFileSync, writeFileSync, rmSync, chmodSync, renameSync }
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 
-export interface ServerInfo { pid: number; port: number; viewer_url: string; mcp_url: string; token: string }
+/**
+ * `token`: this run's agents' key (MCP, /metrics), never a viewer's; `viewer_token`: the printed
+ * viewer link's person token (control of the org's browser and terminals), never MCP's.
+ */
+export interface ServerInfo { pid: number; port: number; viewer_url: string; mcp_url: string; token: string; viewer_token: string }
 
 export function defaultStateDir(): string {
   return join(process.env.XDG_STATE_HOME ?? join(homedir(), '.local', 'state'), 'forge');

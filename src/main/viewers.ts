@@ -9,15 +9,32 @@ import { encodeControl, type ClientMessage, type ServerMessage } from '../shared
 import type { FromRelay, ToRelay } from '../workers/relay/protocol.js';
 import { isForgeError } from '../shared/errors.js';
 import { log } from './logging.js';
+import { refusedSentence, viewerMayDo, type ViewerGrant } from '../shared/grants.js';
+
+/** Close code for a viewer its credential no longer admits (its hand-off answered, its token revoked). */
+export const CLOSE_FORBIDDEN = 4403;
 
 export interface ViewerInfo {
   id: number;
   org: string;
   query: URLSearchParams;
   openedAt: number;
+  /** What this viewer's credential may do (see shared/grants.ts); checked on every message. */
+  grant: ViewerGrant;
   /** Set for a viewer that came in through a hand-off link: it may see that page only. */
   handoff?: string;
 }
+
+/** Longest sentence an error reply carries, characters: a reply never echoes unbounded input back. */
+export const ERROR_MESSAGE_MAX_CHARS = 400;
+
+/** An error's words cut to ERROR_MESSAGE_MAX_CHARS. */
+export function boundedSentence(message: string): string {
+  return message.length <= ERROR_MESSAGE_MAX_CHARS ? message : `${message.slice(0, ERROR_MESSAGE_MAX_CHARS - 1)}…`;
+}
+
+/** A check run when a viewer opens: a sentence refuses it (the socket is closed with it), undefined admits it. */
+export type Admission = (viewer: ViewerInfo) => string | undefined;
 
 export type MessageHandler = (viewer: ViewerInfo, msg: ClientMessage) => void | Promise<void>;
 
@@ -27,6 +44,7 @@ export class ViewerHub {
   private openListeners: Array<(v: ViewerInfo) => void> = [];
   private closeListeners: Array<(v: ViewerInfo) => void> = [];
   private fetchedListeners: Array<(path: string) => void> = [];
+  private admissions: Admission[] = [];
 
   constructor(private readonly relay: Worker) {}
 
@@ -37,6 +55,8 @@ export class ViewerHub {
   }
 
   onOpen(cb: (v: ViewerInfo) => void): void { this.openListeners.push(cb); }
+  /** Adds a check every opening viewer must pass before any listener hears of it. */
+  admit(check: Admission): void { this.admissions.push(check); }
   onClose(cb: (v: ViewerInfo) => void): void { this.closeListeners.push(cb); }
   /** A client fetched a saved download whole (its path on disk). */
   onDownloadFetched(cb: (path: string) => void): void { this.fetchedListeners.push(cb); }
@@ -61,22 +81,39 @@ export class ViewerHub {
     this.post({ t: 'close_viewer', viewer, code, reason });
   }
 
+  /**
+   * Ends, at once, every viewer `pred` picks: it is forgotten here before its socket is closed, so
+   * nothing it still sends is routed and what it held (a controller role) is let go now.
+   */
+  closeWhere(pred: (v: ViewerInfo) => boolean, code: number, reason: string): void {
+    for (const v of [...this.viewers.values()]) {
+      if (!pred(v)) continue;
+      this.forget(v);
+      this.close(v.id, code, reason);
+    }
+  }
+
+  private forget(v: ViewerInfo): void {
+    if (!this.viewers.delete(v.id)) return;
+    for (const cb of this.closeListeners) safe(() => cb(v));
+  }
+
   post(m: ToRelay, transfer?: Transferable[]): void { this.relay.postMessage(m, transfer as never); }
 
   /** Called with every message the relay reports. */
   dispatch(m: FromRelay): void {
     switch (m.t) {
       case 'open': {
-        const v: ViewerInfo = { id: m.viewer, org: m.org, query: new URLSearchParams(m.query), openedAt: Date.now(), ...(m.handoff ? { handoff: m.handoff } : {}) };
+        const v: ViewerInfo = { id: m.viewer, org: m.org, query: new URLSearchParams(m.query), openedAt: Date.now(), grant: m.grant, ...(m.grant.kind === 'link' ? { handoff: m.grant.handoff } : {}) };
+        const refusal = this.admissions.map((check) => { try { return check(v); } catch (e) { return (e as Error).message; } }).find((r) => r !== undefined);
+        if (refusal !== undefined) { this.close(v.id, CLOSE_FORBIDDEN, refusal); return; }
         this.viewers.set(v.id, v);
         for (const cb of this.openListeners) safe(() => cb(v));
         break;
       }
       case 'close': {
         const v = this.viewers.get(m.viewer);
-        if (!v) return;
-        this.viewers.delete(m.viewer);
-        for (const cb of this.closeListeners) safe(() => cb(v));
+        if (v) this.forget(v);
         break;
       }
       case 'download_fetched':
@@ -92,10 +129,16 @@ export class ViewerHub {
   }
 
   private async route(v: ViewerInfo, msg: ClientMessage): Promise<void> {
-    if (msg.t === 'ping') { this.send(v.id, { t: 'pong', id: msg.id }); return; }
+    const id = typeof msg.id === 'number' && Number.isSafeInteger(msg.id) ? { id: msg.id } : {};
+    if (msg.t === 'ping') { this.send(v.id, { t: 'pong', ...id }); return; }
     const handler = this.handlers.get(msg.t);
     if (!handler) {
-      this.send(v.id, { t: 'error', for: msg.t, message: `unknown message kind "${msg.t}"; it was ignored`, ...(msg.id !== undefined ? { id: msg.id } : {}) });
+      this.send(v.id, { t: 'error', for: msg.t, message: `unknown message kind "${msg.t}"; it was ignored`, ...id });
+      return;
+    }
+    // The door: what this viewer's credential does not list is refused before any handler sees it.
+    if (!viewerMayDo(v.grant, msg.t)) {
+      this.send(v.id, { t: 'error', for: msg.t, message: refusedSentence(v.grant, msg.t), ...id });
       return;
     }
     try {
@@ -103,7 +146,8 @@ export class ViewerHub {
     } catch (e) {
       const message = isForgeError(e) ? e.message : `the server could not handle "${msg.t}": ${(e as Error).message}`;
       if (!isForgeError(e)) log.warn({ err: e, kind: msg.t, viewer: v.id }, 'viewer message failed');
-      this.send(v.id, { t: 'error', for: msg.t, message, ...(msg.id !== undefined ? { id: msg.id } : {}) });
+      // A viewer that was closed meanwhile (its hand-off answered) hears nothing more.
+      if (this.viewers.has(v.id)) this.send(v.id, { t: 'error', for: msg.t, message: boundedSentence(message), ...id });
     }
   }
 }

@@ -205,8 +205,13 @@ export type ServerMessage =
 const packr = new Packr({ useRecords: false, moreTypes: false });
 const unpackr = new Unpackr({ useRecords: false, moreTypes: false });
 
+/**
+ * Encodes a control message into bytes of its own. msgpackr packs into a shared buffer that grows
+ * to the largest message seen and is handed out as views; a view posted to another thread would
+ * carry that whole buffer, so the message is copied out at its own size.
+ */
 export function encodeControl(msg: ServerMessage | ClientMessage): Uint8Array {
-  return packr.pack(msg) as Uint8Array;
+  return new Uint8Array(packr.pack(msg) as Uint8Array);
 }
 
 export type DecodeResult = { ok: true; msg: ClientMessage & ServerMessage } | { ok: false; reason: string };

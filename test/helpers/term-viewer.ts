@@ -31,7 +31,7 @@ export class Viewer {
   }
 
   static async open(info: ServerInfo): Promise<Viewer> {
-    const ws = new WebSocket(`ws://127.0.0.1:${info.port}/ws?token=${info.token}`);
+    const ws = new WebSocket(`ws://127.0.0.1:${info.port}/ws?token=${info.viewer_token}`);
     await new Promise((resolve, reject) => { ws.once('open', resolve); ws.once('error', reject); });
     return new Viewer(ws);
   }

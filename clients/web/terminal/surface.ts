@@ -27,7 +27,7 @@ export interface TerminalConn {
   /** Subscribes to binary frames; returns the unsubscribe. */
   onBinary(cb: (bytes: Uint8Array) => void): () => void;
   /** Subscribes to the socket's state, where it reconnects (it tells the current state at once); returns the unsubscribe. */
-  onState?(cb: (state: 'connecting' | 'open' | 'down') => void): () => void;
+  onState?(cb: (state: 'connecting' | 'open' | 'down' | 'ended') => void): () => void;
 }
 
 export interface TerminalOptions {
@@ -276,7 +276,7 @@ export function openTerminalSurface(root: HTMLElement, conn: TerminalConn, opts:
       pendingAck = 0;
       setState(`${TERM_STATE.opening}…`);
       conn.send({ t: 'term_attach', seat: opts.seat, ...size() });
-    } else if (st === 'down' && !dropped) {
+    } else if ((st === 'down' || st === 'ended') && !dropped) {
       dropped = true;
       role = 'watcher';
       taking = false;

@@ -9,7 +9,8 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { ClientMessage, ServerMessage } from '../../shared/protocol.js';
 import { ForgeError, isForgeError } from '../../shared/errors.js';
 import type { SessionContext } from '../mcp/context.js';
-import type { ViewerHub, ViewerInfo } from '../viewers.js';
+import { CLOSE_FORBIDDEN, type ViewerHub, type ViewerInfo } from '../viewers.js';
+import { seatAllowed, tabAllowed } from '../../shared/grants.js';
 import { signLink } from '../../workers/relay/links.js';
 import type { ProfileBrowser } from './profile.js';
 import type { Tab } from './tabs.js';
@@ -22,6 +23,9 @@ export const HANDOFF_HEARTBEAT_HOLD_MS = 90_000;
 const HOLD_CHECK_PERIOD_MS = 5_000;
 /** Longest note a person may send with an answer, characters. */
 export const HANDOFF_NOTE_MAX_CHARS = 8_000;
+
+/** What a hand-off link's socket is told once its hand-off is over. */
+export const LINK_USED_SENTENCE = 'this hand-off is over (answered or withdrawn); its link opens nothing more';
 
 export type HandOffAnswer = 'done' | 'not_now' | 'feedback';
 
@@ -55,6 +59,13 @@ export class BrowserHandOffs {
     this.hub.on('answer', (v, m) => this.answer(v, m as ClientMessage & { handoff?: unknown; answer?: unknown; note?: unknown; id?: number }));
     this.hub.on('heartbeat', (v) => { this.beat(v); });
     this.hub.onOpen((v) => { this.hub.send(v.id, this.listFor(v)); });
+    // A link is a capability for one parked hand-off: once that is answered, the link opens nothing.
+    this.hub.admit((v) => (v.handoff !== undefined && !this.asks.has(v.handoff) ? LINK_USED_SENTENCE : undefined));
+  }
+
+  /** Whether a viewer's credential covers a hand-off: its own link, or a person's token for its seat or tab. */
+  private covers(v: ViewerInfo, h: HandOff): boolean {
+    return v.handoff !== undefined ? v.handoff === h.id : seatAllowed(v.grant, h.seat) || tabAllowed(v.grant, h.pageId, h.seat);
   }
 
   /** The hand-off a link viewer may see: its page. */
@@ -79,7 +90,7 @@ export class BrowserHandOffs {
   }
 
   private listFor(v: ViewerInfo): ServerMessage {
-    const asks = [...this.asks.values()].filter((h) => !v.handoff || h.id === v.handoff);
+    const asks = [...this.asks.values()].filter((h) => this.covers(v, h));
     return { t: 'handoffs', asks: asks.map((h) => ({ id: h.id, seat: h.seat, profile: h.profileKey, pageId: h.pageId, tab: h.tabNumber, message: h.message })) };
   }
 
@@ -110,7 +121,7 @@ export class BrowserHandOffs {
 
   private beat(v: ViewerInfo): void {
     for (const h of this.asks.values()) {
-      if (v.handoff ? h.id === v.handoff : true) { h.lastBeat = Date.now(); if (h.openedAt) this.hold(h, true); }
+      if (this.covers(v, h)) { h.lastBeat = Date.now(); if (h.openedAt) this.hold(h, true); }
     }
   }
 
@@ -118,7 +129,7 @@ export class BrowserHandOffs {
     const id = typeof m.handoff === 'string' ? m.handoff : '';
     if (v.handoff && v.handoff !== id) throw new ForgeError('auth', 'this link answers its own hand-off only');
     const h = this.asks.get(id);
-    if (!h) throw new ForgeError('hand_off', `the hand-off ${id || '(none named)'} is not waiting any more`);
+    if (!h || !this.covers(v, h)) throw new ForgeError('hand_off', `the hand-off ${id.slice(0, 40) || '(none named)'} is not waiting any more`);
     if (m.answer !== 'done' && m.answer !== 'not_now' && m.answer !== 'feedback') throw new ForgeError('bad_request', 'an answer is done, not_now or feedback');
     const note = typeof m.note === 'string' ? m.note.trim() : '';
     if (note.length > HANDOFF_NOTE_MAX_CHARS) throw new ForgeError('bad_request', `a note is limited to ${HANDOFF_NOTE_MAX_CHARS} characters; nothing was sent`);
@@ -158,6 +169,8 @@ export class BrowserHandOffs {
       clearInterval(tick);
       this.asks.delete(id);
       this.hold(h, false);
+      // The link dies with its answer: its sockets are closed now, and any control they held goes with them.
+      this.hub.closeWhere((v) => v.handoff === id, CLOSE_FORBIDDEN, LINK_USED_SENTENCE);
       this.push();
       p.announce();
       void p.askResolved(tab).catch(() => undefined);

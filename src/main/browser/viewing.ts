@@ -12,6 +12,7 @@ import type { BrowserHost } from '../../workers/cdp/host.js';
 import type { Rect } from '../../workers/cdp/framebuffer.js';
 import type { ViewerHub, ViewerInfo } from '../viewers.js';
 import { parseSeat } from '../seat.js';
+import { tabAllowed, type ViewerGrant } from '../../shared/grants.js';
 import { log } from '../logging.js';
 import type { ProfileBrowser } from './profile.js';
 import type { Tab } from './tabs.js';
@@ -24,6 +25,11 @@ export const LAYOUT_MIN_WIDTH = 320;
 export const LAYOUT_MIN_HEIGHT = 240;
 /** Largest surface side a viewer may report, CSS px: past any real screen, so a nonsense size is bounded. */
 export const SURFACE_MAX_PX = 16_384;
+
+/** A person's token for the whole org: every subscriber with one sees the same tab list. */
+function isWholeOrg(g: ViewerGrant): boolean {
+  return g.kind === 'person' && g.seats === null && g.tab === undefined;
+}
 
 export interface BrowserDirectory {
   profile(key: string): ProfileBrowser;
@@ -119,12 +125,17 @@ export class BrowserViewing {
     if (v.handoff) throw new ForgeError('auth', 'a hand-off link shows its own page only; it has no tab list');
     const p = this.profileFor(v, m.seat);
     this.state(v).subscribed = p.key;
-    this.hub.send(v.id, this.tabList(p));
+    this.hub.send(v.id, this.tabList(p, v.grant));
   }
 
-  tabList(p: ProfileBrowser): ServerMessage {
+  /** The tabs a grant covers: every owned tab for an org-wide token, those of its seats or its one tab for a limited one. */
+  private visible(p: ProfileBrowser, grant: ViewerGrant): Tab[] {
+    return p.host?.alive ? p.tabs.all().filter((t) => t.owner && tabAllowed(grant, t.pageId, t.owner)) : [];
+  }
+
+  tabList(p: ProfileBrowser, grant: ViewerGrant): ServerMessage {
     // The host's unowned blank boot tab is nobody's page: a profile with only that has no tab to show.
-    const tabs = p.host?.alive ? p.tabs.all().filter((t) => t.owner).map((t) => p.tabs.row(t, p.seatInUse)) : [];
+    const tabs = this.visible(p, grant).map((t) => p.tabs.row(t, p.seatInUse));
     const held = tabs.some((t) => t.state === 'held');
     const closing = p.host?.alive && p.viewers === 0 && !held
       ? { closingInMinutes: Math.max(0, Math.ceil(this.dir.idleMinutes - (Date.now() - p.lastActivity) / 60_000)) } : {};
@@ -133,8 +144,10 @@ export class BrowserViewing {
 
   /** A profile's tabs changed: its subscribers get the list, viewers of a closed tab are told. */
   profileChanged(p: ProfileBrowser): void {
-    const subs = [...this.viewers.values()].filter((s) => s.subscribed === p.key).map((s) => s.info.id);
-    if (subs.length) this.hub.send(subs, this.tabList(p));
+    const subs = [...this.viewers.values()].filter((s) => s.subscribed === p.key);
+    const whole = subs.filter((s) => isWholeOrg(s.info.grant)).map((s) => s.info.id);
+    if (whole.length) this.hub.send(whole, this.tabList(p, subs.find((s) => isWholeOrg(s.info.grant))!.info.grant));
+    for (const s of subs) if (!isWholeOrg(s.info.grant)) this.hub.send(s.info.id, this.tabList(p, s.info.grant));
     const rebuilt = new Set<Tab>();
     for (const s of this.viewers.values()) {
       const w = s.watch;
@@ -166,7 +179,7 @@ export class BrowserViewing {
    */
   follow(p: ProfileBrowser, from: Tab, to: Tab): void {
     for (const s of this.viewers.values()) {
-      if (s.watch?.profile !== p || s.watch.tab !== from || s.info.handoff) continue;
+      if (s.watch?.profile !== p || s.watch.tab !== from || s.info.handoff || !tabAllowed(s.info.grant, to.pageId, to.owner ?? undefined)) continue;
       const wasController = this.controllers.get(from.pageId) === s.info.id;
       void this.attachTab(s.info, { t: 'attach', pageId: to.pageId, w: s.surface.w, h: s.surface.h })
         .then(() => { if (wasController) return this.control(s.info, { t: 'control', take: true }); })
@@ -200,22 +213,24 @@ export class BrowserViewing {
       const page = this.dir.handOffPage(v.handoff);
       if (!page) throw new ForgeError('hand_off', 'this hand-off has been answered; the link shows nothing more');
       const hp = this.dir.profile(page.profileKey);
-      if (!(hp.host?.alive && hp.tabs.get(page.pageId))) throw this.missingPage(hp, page.pageId);
+      if (!(hp.host?.alive && hp.tabs.get(page.pageId))) throw this.missingPage(hp, page.pageId, v.grant);
       m = { ...m, pageId: page.pageId, tab: undefined, seat: undefined };
       this.dir.handOffOpened(v.handoff);
     }
     const p = v.handoff ? this.dir.profile(this.dir.handOffPage(v.handoff)!.profileKey) : this.profileFor(v, m.seat);
     if (!v.handoff) s.subscribed ??= p.key;
-    if (m.pageId !== undefined && !(p.host?.alive && p.tabs.get(String(m.pageId)))) throw this.missingPage(p, String(m.pageId));
-    if (!p.host?.alive || !p.tabs.all().some((t) => t.owner)) throw new ForgeError('tab_not_open', 'the profile has no tab to show yet');
+    // What this viewer may watch: the link's page, or the tabs its token covers.
+    const mayWatch = (t: Tab | undefined): t is Tab => !!t?.owner && (v.handoff !== undefined || tabAllowed(v.grant, t.pageId, t.owner));
+    if (m.pageId !== undefined && !(p.host?.alive && mayWatch(p.tabs.get(String(m.pageId))))) throw this.missingPage(p, String(m.pageId), v.grant);
+    if (!p.host?.alive || !p.tabs.all().some((t) => mayWatch(t))) throw new ForgeError('tab_not_open', 'the profile has no tab to show yet');
     let tab: Tab | undefined;
     if (m.pageId !== undefined) {
       tab = p.tabs.get(String(m.pageId))!;
     } else if (m.tab !== undefined) {
       tab = p.tabs.byNumber(Number(m.tab));
-      if (!tab?.owner) throw new ForgeError('tab_not_open', `tab ${String(m.tab)} is not open`);
+      if (!mayWatch(tab)) throw new ForgeError('tab_not_open', `tab ${String(m.tab).slice(0, 20)} is not open`);
     } else {
-      tab = p.tabs.all().find((t) => t.owner)!;
+      tab = p.tabs.all().find((t) => mayWatch(t))!;
     }
     if (s.watch?.tab === tab) { await this.relayout(tab); this.pushView(tab); return; }
     await this.detach(v.id);
@@ -232,8 +247,9 @@ export class BrowserViewing {
   }
 
   /** The refusal for a page id no open tab carries: in a hand-off's own words when a parked ask names it, with the tabs open now. */
-  private missingPage(p: ProfileBrowser, pageId: string): ForgeError {
-    const open = (p.host?.alive ? p.tabs.all().filter((t) => t.owner) : []).map((t) => `tab ${t.number} (${t.pageId})`).join(', ') || 'none';
+  private missingPage(p: ProfileBrowser, pageId: string, grant: ViewerGrant): ForgeError {
+    pageId = pageId.slice(0, 80);
+    const open = this.visible(p, grant).map((t) => `tab ${t.number} (${t.pageId})`).join(', ') || 'none';
     return new ForgeError('tab_not_open', this.dir.handOffNames(pageId)
       ? `the page the hand-off named (${pageId}) is gone from profile ${p.key}; tabs open now: ${open}`
       : `the page ${pageId} is not open in profile ${p.key}; tabs open now: ${open}`);

@@ -3,7 +3,7 @@
  * It listens on loopback; the relay forwards the public /mcp to it. One McpServer per session.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { randomUUID, timingSafeEqual } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
@@ -13,6 +13,8 @@ import { parseSeat, type Seat } from '../seat.js';
 import { ForgeError, isForgeError } from '../../shared/errors.js';
 import { log } from '../logging.js';
 import type { SessionContext } from './context.js';
+import type { TokenBook } from '../../workers/relay/tokens.js';
+import { seatsCover, type AgentGrant } from '../../shared/grants.js';
 
 export interface McpHooks {
   /** The seat's profile key, or a refusal when the seat is not this server's org. */
@@ -22,14 +24,14 @@ export interface McpHooks {
   sessionClosed(ctx: SessionContext): void;
 }
 
-interface Session { transport: StreamableHTTPServerTransport; ctx: SessionContext }
+interface Session { transport: StreamableHTTPServerTransport; ctx: SessionContext; grant: AgentGrant }
 
 export class McpEndpoint {
   private http?: Server;
   private sessions = new Map<string, Session>();
   port = 0;
 
-  constructor(private readonly token: string, private readonly hooks: McpHooks, private readonly version: string) {}
+  constructor(private readonly book: TokenBook, private readonly hooks: McpHooks, private readonly version: string) {}
 
   async listen(): Promise<number> {
     this.http = createServer((req, res) => {
@@ -43,26 +45,39 @@ export class McpEndpoint {
     return this.port;
   }
 
-  private authorized(req: IncomingMessage): boolean {
-    const h = req.headers.authorization ?? '';
-    const m = /^Bearer\s+(.+)$/i.exec(h);
-    if (!m) return false;
-    const a = Buffer.from(m[1].trim());
-    const b = Buffer.from(this.token);
-    return a.length === b.length && timingSafeEqual(a, b);
+  /** The agent key a request carries, or the refusal's words. */
+  private authorized(req: IncomingMessage): AgentGrant | string {
+    const m = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '');
+    const g = m ? this.book.agent(m[1]!) : undefined;
+    if (g === 'person') return 'this is a person\'s token: it opens the viewer only; MCP takes the agents\' key';
+    return g ?? 'the bearer token is missing, wrong, expired or revoked';
+  }
+
+  /** The tokens changed: sessions whose key was revoked or expired are ended now. */
+  sweepGrants(): void {
+    for (const s of [...this.sessions.values()]) {
+      if (!this.book.holds(s.grant)) void s.transport.close().catch(() => undefined);
+    }
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://localhost');
     if (url.pathname !== '/mcp') { res.writeHead(404).end('not found'); return; }
-    if (!this.authorized(req)) {
+    const grant = this.authorized(req);
+    if (typeof grant === 'string') {
       res.writeHead(401, { 'content-type': 'application/json', 'www-authenticate': 'Bearer' })
-        .end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32001, message: 'the bearer token is missing or wrong' }, id: null }));
+        .end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32001, message: grant }, id: null }));
       return;
     }
     const sid = req.headers['mcp-session-id'];
     const existing = typeof sid === 'string' ? this.sessions.get(sid) : undefined;
     if (existing) {
+      // Every request of a session is checked again: the key that carries it must cover its seat.
+      if (!seatsCover(grant.seats, existing.ctx.seat.key)) {
+        res.writeHead(403, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32001, message: `this agent key does not cover seat ${existing.ctx.seat.key}` }, id: null }));
+        return;
+      }
       await existing.transport.handleRequest(req, res, req.method === 'POST' ? await readJson(req) : undefined);
       return;
     }
@@ -82,6 +97,7 @@ export class McpEndpoint {
     let cwd: string | undefined;
     try {
       seat = parseSeat(url.searchParams.get('seat'));
+      if (!seatsCover(grant.seats, seat.key)) throw new ForgeError('auth', `this agent key does not cover seat ${seat.key}; it covers ${grant.seats!.join(', ')}`);
       profileKey = this.hooks.profileFor(seat);
       cwd = sessionCwd(url.searchParams.get('cwd'));
     } catch (e) {
@@ -95,7 +111,7 @@ export class McpEndpoint {
     this.hooks.registerTools(server, ctx);
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => sessionId,
-      onsessioninitialized: (id) => { this.sessions.set(id, { transport, ctx }); },
+      onsessioninitialized: (id) => { this.sessions.set(id, { transport, ctx, grant }); },
     });
     transport.onclose = () => {
       // Runs before the SDK aborts the session's running calls, so they can tell an ended session from a cancel.

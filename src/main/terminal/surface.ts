@@ -13,6 +13,7 @@ import { TERM_ACK_EVERY_BYTES, TERM_STATE, type TermRow, type TermServerMessage 
 import type { FromPty } from '../../workers/pty/protocol.js';
 import { TERM_HEADER_BYTES } from '../../shared/protocol.js';
 import { log } from '../logging.js';
+import { seatAllowed } from '../../shared/grants.js';
 import { PtyLink } from './pty-link.js';
 import { TerminalRecord } from './record.js';
 import { attachTerminalViewers } from './viewer-messages.js';
@@ -27,6 +28,8 @@ export const WATCHER_BACKLOG_MAX_BYTES = 2 * 1024 * 1024;
 /** Size of a terminal opened by an agent before any viewer gave one, cells. */
 export const DEFAULT_COLS = 120;
 export const DEFAULT_ROWS = 32;
+/** Shells one server runs at once: one per seat, bounded so no sender can start shells without end. */
+export const TERMINALS_MAX = 64;
 /** How often idle terminals are looked for, ms (more often when idle_minutes is shorter). */
 const IDLE_SWEEP_MS = 30_000;
 /** Shortest sweep period, ms. */
@@ -104,10 +107,16 @@ export class TerminalSurface implements Surface {
     return r && !r.ended ? r : undefined;
   }
 
+  /** Whether an agent's MCP session holds this seat now: a person may start its terminal. */
+  seatHasSession(seat: string): boolean { return this.sessions.has(seat); }
+
   /** The seat's terminal, started if it has none. */
   async ensure(seat: string, cols = DEFAULT_COLS, rows = DEFAULT_ROWS): Promise<TerminalRecord> {
     let r = this.forSeat(seat);
     if (!r) {
+      if ([...this.bySeat.values()].filter((t) => !t.ended).length >= TERMINALS_MAX) {
+        throw new ForgeError('terminal', `${TERMINALS_MAX} terminals run already; close one before starting another`);
+      }
       const id = this.nextId++;
       const shell = this.ctx.config.terminal.shell ?? process.env.SHELL ?? '/bin/bash';
       // The seat's own tree (a worker's worktree) when its session named one; else the project directory.
@@ -151,8 +160,10 @@ export class TerminalSurface implements Surface {
       held: r.holder !== null,
     }));
     for (const v of to !== undefined ? [to] : [...this.hub.viewers.keys()]) {
-      const org = this.hub.viewers.get(v)?.org;
-      const mine = (seat: string): boolean => seat.startsWith(`${org}/`);
+      const info = this.hub.viewers.get(v);
+      // A hand-off link has no terminal rows; a person's token sees the seats it covers, of its org.
+      if (!info || info.grant.kind === 'link') continue;
+      const mine = (seat: string): boolean => seat.startsWith(`${info.org}/`) && seatAllowed(info.grant, seat);
       this.hub.send(v, { t: 'terminals', rows: rows.filter((r) => mine(r.seat)), seats: [...this.sessions.keys()].filter(mine) } satisfies TermServerMessage);
     }
   }

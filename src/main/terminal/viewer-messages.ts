@@ -1,13 +1,16 @@
 /**
  * What a viewer may say about a terminal: attach, type (only the keyboard holder), resize, take
  * or release control, answer a hand-off, acknowledge output, ask for a repaint, detach. Every
- * refusal is a sentence the client shows; nothing a viewer sends reaches the PTY unchecked.
+ * refusal is a sentence the client shows; nothing a viewer sends reaches the PTY unchecked. The
+ * door (viewers.ts) has already refused kinds the credential does not list; here each message's
+ * terminal or seat is checked against the seats the credential covers.
  */
 import type { ViewerHub, ViewerInfo } from '../viewers.js';
 import type { ClientMessage } from '../../shared/protocol.js';
 import { ForgeError } from '../../shared/errors.js';
 import { TERM_INPUT_MAX_CHARS, pasteTooLong } from '../../shared/limits.js';
 import { parseSeat } from '../seat.js';
+import { seatAllowed, viewerMayDo } from '../../shared/grants.js';
 import {
   TERM_COLS_MAX, TERM_COLS_MIN, TERM_ROWS_MAX, TERM_ROWS_MIN, TERM_STATE,
 } from '../../shared/terminal.js';
@@ -24,17 +27,22 @@ function int(v: unknown, min: number, max: number, what: string): number {
 /** A viewer's message as it arrived: every field is checked before use. */
 type Loose = { t: string; [k: string]: unknown };
 
-function termOf(s: TerminalSurface, viewer: ViewerInfo, msg: Loose): TerminalRecord {
+/** A terminal this viewer's credential covers: of its org, and of a seat its token names. */
+function coveredTerm(s: TerminalSurface, viewer: ViewerInfo, msg: Loose): TerminalRecord {
   const r = s.get(int(msg.term, 1, 2 ** 32 - 1, 'term'));
+  if (parseSeat(r.seat).org !== viewer.org || !seatAllowed(viewer.grant, r.seat)) throw new ForgeError('terminal', `terminal ${r.number} is not open`);
+  return r;
+}
+
+function termOf(s: TerminalSurface, viewer: ViewerInfo, msg: Loose): TerminalRecord {
+  const r = coveredTerm(s, viewer, msg);
   if (!r.viewers.has(viewer.id)) throw new ForgeError('terminal', `this client is not attached to terminal ${r.number}; attach first`);
   return r;
 }
 
-/** A terminal of this viewer's org, attached or not (the chat's hand-off card answers without attaching). */
+/** A terminal this viewer may answer for, attached or not (the chat's hand-off card answers without attaching). */
 function orgTermOf(s: TerminalSurface, viewer: ViewerInfo, msg: Loose): TerminalRecord {
-  const r = s.get(int(msg.term, 1, 2 ** 32 - 1, 'term'));
-  if (parseSeat(r.seat).org !== viewer.org) throw new ForgeError('terminal', `terminal ${r.number} is not open`);
-  return r;
+  return coveredTerm(s, viewer, msg);
 }
 
 export function attachTerminalViewers(s: TerminalSurface, viewerHub: ViewerHub): void {
@@ -42,8 +50,15 @@ export function attachTerminalViewers(s: TerminalSurface, viewerHub: ViewerHub):
   hub.on('term_attach', async (viewer, msg) => {
     const seat = parseSeat(typeof msg.seat === 'string' ? msg.seat : '');
     if (seat.org !== viewer.org) throw new ForgeError('auth', `seat ${seat.key} is not in org ${viewer.org}`);
+    if (!seatAllowed(viewer.grant, seat.key)) throw new ForgeError('auth', `this token does not cover seat ${seat.key}`);
     const cols = int(msg.cols, TERM_COLS_MIN, TERM_COLS_MAX, 'cols');
     const rows = int(msg.rows, TERM_ROWS_MIN, TERM_ROWS_MAX, 'rows');
+    // A person opens the terminal of a seat that exists: one an agent's session made, or one running.
+    // Starting a shell is a controller's deliberate act, and the number of shells is bounded.
+    if (!s.forSeat(seat.key)) {
+      if (!s.seatHasSession(seat.key)) throw new ForgeError('terminal', `seat ${seat.key} has no session here; its terminal can be opened once its agent connects`);
+      if (!viewerMayDo(viewer.grant, 'term_start')) throw new ForgeError('not_controller', `no terminal runs for ${seat.key}; starting one needs a token that may take control`);
+    }
     const r = await s.ensure(seat.key, cols, rows);
     r.viewers.set(viewer.id, { viewer: viewer.id, live: false, stale: false, unacked: 0 });
     // A person at the keyboard keeps their size; otherwise the newest viewer's size wins.
@@ -93,7 +108,7 @@ export function attachTerminalViewers(s: TerminalSurface, viewerHub: ViewerHub):
   });
 
   hub.on('term_ack', (viewer, msg) => {
-    const r = s.get(int(msg.term, 1, 2 ** 32 - 1, 'term'));
+    const r = coveredTerm(s, viewer, msg);
     s.onAck(r, viewer.id, int(msg.bytes, 0, 2 ** 31, 'bytes'));
   });
 

@@ -5,12 +5,18 @@
 import type { MessagePort } from 'node:worker_threads';
 import type { ClientMessage } from '../../shared/protocol.js';
 import type { FanoutCounters } from './fanout.js';
+import type { ViewerGrant } from '../../shared/grants.js';
+import type { TokenRecord } from './tokens.js';
 
 export interface RelayWorkerData {
   host: string;
   port: number;
-  /** Token that grants a viewer its org. */
-  token: string;
+  /** This run's agents' key: MCP and /metrics; refused on the viewer socket. */
+  agentKey: string;
+  /** This run's printed viewer link's token: a person's, control of the whole org. */
+  viewerToken: string;
+  /** The tokens made with `forge token new`, hashed (see tokens.ts). */
+  tokens: TokenRecord[];
   org: string;
   /** Built web client directory, served at /. */
   webDir: string;
@@ -28,6 +34,8 @@ export type ToRelay =
   | { t: 'close_viewer'; viewer: number; code: number; reason: string }
   /** Prometheus lines from the main thread, merged into /metrics. */
   | { t: 'gauges'; text: string }
+  /** The state dir's tokens changed: the door now holds these, and closes the sockets of any token gone. */
+  | { t: 'tokens'; records: TokenRecord[] }
   /**
    * A host's frames: the encoder's port and WebpRing (see cdp/pipeline.ts relaySource()). `source`
    * is the main thread's name for it; transfer `port`.
@@ -44,8 +52,8 @@ export type ToRelay =
 export type FromRelay =
   | { t: 'listening'; port: number }
   | { t: 'listen_failed'; message: string }
-  /** A viewer authenticated: with the server's token, or with a hand-off link (`handoff` names it). */
-  | { t: 'open'; viewer: number; org: string; query: string; handoff?: string }
+  /** A viewer authenticated: `grant` is what its credential may do (a person's token, or a hand-off link). */
+  | { t: 'open'; viewer: number; org: string; query: string; grant: ViewerGrant }
   | { t: 'message'; viewer: number; msg: ClientMessage }
   | { t: 'close'; viewer: number }
   | { t: 'fanout_stats'; counters: FanoutCounters; cpuMs: number }

@@ -4,11 +4,12 @@
  * the rules and tells it what to send to whom.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { timingSafeEqual } from 'node:crypto';
-import { App, us_listen_socket_close, us_socket_local_port, type WebSocket, type us_listen_socket } from './uws.js';
+import { App, us_listen_socket_close, us_socket_local_port, type HttpRequest, type WebSocket, type us_listen_socket } from './uws.js';
 import { loadStatic } from './static.js';
 import { proxyToMcp } from './proxy.js';
-import { verifyLink } from './links.js';
+import { TokenBook } from './tokens.js';
+import { AUTH_DEADLINE_MS, CLOSE_POLICY, CLOSE_TOO_BIG, CLOSE_UNAUTHORIZED, GRANT_SWEEP_MS, RateBound, SENTENCES, UNAUTH_MESSAGE_MAX_BYTES } from './door.js';
+import type { ViewerGrant } from '../../shared/grants.js';
 import { serveDownload } from './downloads.js';
 import type { FromRelay, RelayWorkerData, ToRelay } from './protocol.js';
 import { decodeControl, encodeControl } from '../../shared/protocol.js';
@@ -27,20 +28,31 @@ const UWS_PAYLOAD_CEILING_BYTES = 2 * SOCKET_INBOUND_MAX_BYTES;
 /** uWS's own backpressure cap per socket, bytes: the fan-out skips a viewer long before this. */
 const VIEWER_MAX_BACKPRESSURE_BYTES = 8 * 1024 * 1024;
 
-interface Viewer { id: number; org: string; authed: boolean; query: string; closed: boolean; handoff?: string }
+interface Viewer {
+  id: number;
+  org: string;
+  /** Set once the socket showed a credential the door accepts. */
+  grant?: ViewerGrant;
+  query: string;
+  closed: boolean;
+  /** The unauthenticated socket's deadline for `hello`. */
+  deadline?: NodeJS.Timeout;
+  rate: RateBound;
+}
 
 const data = workerData as RelayWorkerData;
 const port = parentPort!;
 const post = (m: FromRelay): void => port.postMessage(m);
 const files = loadStatic(data.webDir);
 const sockets = new Map<number, WebSocket<Viewer>>();
+const book = new TokenBook({ agentKey: data.agentKey, viewerToken: data.viewerToken, linkSecret: data.linkSecret, records: data.tokens });
 let nextViewerId = 1;
 let listenSocket: us_listen_socket | null = null;
 let mainGauges = '';
 const fanout = new Fanout();
 const frameSources = new Map<number, FrameSource>();
 /** Counted here; the frame fan-out keeps its own (see `relayCounters`). `bytes_out`: control and terminal messages. */
-const counters = { viewers_opened: 0, messages_in: 0, bytes_out: 0, bad_messages: 0 };
+const counters = { viewers_opened: 0, messages_in: 0, bytes_out: 0, bad_messages: 0, refused_sockets: 0 };
 
 /** The relay's counters as /metrics names them: frames sent to one viewer each, frames a viewer was skipped for, and bytes. */
 function relayCounters(): Record<string, number> {
@@ -49,6 +61,7 @@ function relayCounters(): Record<string, number> {
     viewers_opened: counters.viewers_opened,
     messages_in: counters.messages_in,
     bad_messages: counters.bad_messages,
+    refused_sockets: counters.refused_sockets,
     frames_sent: f.viewerFrames,
     frames_skipped: f.skipped,
     patches_withheld: f.patchesWithheld,
@@ -57,26 +70,52 @@ function relayCounters(): Record<string, number> {
   };
 }
 
-/** What a token grants: the whole org (the server's token), one hand-off's page (a link), or nothing. */
-function grant(given: string): { ok: false } | { ok: true; handoff?: string } {
-  const a = Buffer.from(given);
-  const b = Buffer.from(data.token);
-  if (a.length === b.length && timingSafeEqual(a, b)) return { ok: true };
-  const link = verifyLink(data.linkSecret, given);
-  return link ? { ok: true, handoff: link.handoff } : { ok: false };
-}
-
 function sendError(ws: WebSocket<Viewer>, message: string, forKind?: string, id?: number): void {
   ws.send(encodeControl({ t: 'error', message, ...(forKind ? { for: forKind } : {}), ...(id !== undefined ? { id } : {}) }), true);
 }
 
-function authed(ws: WebSocket<Viewer>, handoff: string | undefined): void {
+function authed(ws: WebSocket<Viewer>, grant: ViewerGrant): void {
   const v = ws.getUserData();
-  v.authed = true;
-  v.handoff = handoff;
+  v.grant = grant;
+  if (v.deadline) clearTimeout(v.deadline);
+  v.deadline = undefined;
   sockets.set(v.id, ws);
   counters.viewers_opened++;
-  post({ t: 'open', viewer: v.id, org: v.org, query: v.query, ...(handoff ? { handoff } : {}) });
+  post({ t: 'open', viewer: v.id, org: v.org, query: v.query, grant });
+}
+
+/** Ends a socket the door refuses, counted. */
+function refuse(ws: WebSocket<Viewer>, code: number, reason: string): void {
+  counters.refused_sockets++;
+  ws.end(code, reason);
+}
+
+/** Closes every open socket whose grant no longer holds (a revoked token, an expired one or link). */
+function sweepGrants(): void {
+  const now = Date.now();
+  for (const ws of sockets.values()) {
+    const v = ws.getUserData();
+    if (v.grant && !book.holds(v.grant, now)) ws.end(CLOSE_UNAUTHORIZED, SENTENCES.revoked);
+  }
+}
+setInterval(sweepGrants, GRANT_SWEEP_MS).unref();
+
+/** Whether a request carries an agent key (as a bearer token): what /metrics asks of an operator. */
+function agentBearer(req: HttpRequest): boolean {
+  const m = /^Bearer\s+(\S+)$/i.exec(req.getHeader('authorization'));
+  const g = m ? book.agent(m[1]!) : undefined;
+  return typeof g === 'object';
+}
+
+/** A socket's messages before it is authenticated: one small binary `hello` with a good token, else it is closed. */
+function hello(ws: WebSocket<Viewer>, message: ArrayBuffer, isBinary: boolean): void {
+  if (message.byteLength > UNAUTH_MESSAGE_MAX_BYTES) { counters.bad_messages++; refuse(ws, CLOSE_TOO_BIG, SENTENCES.unauthTooBig); return; }
+  const decoded = isBinary ? decodeControl(new Uint8Array(message)) : undefined;
+  const msg = decoded?.ok ? decoded.msg : undefined;
+  const g = msg?.t === 'hello' && typeof msg.token === 'string' ? book.viewer(msg.token) : undefined;
+  if (typeof g === 'object') { authed(ws, g); return; }
+  counters.bad_messages++;
+  refuse(ws, CLOSE_UNAUTHORIZED, g === 'agent' ? SENTENCES.agentKey : msg?.t === 'hello' ? SENTENCES.wrongToken : SENTENCES.noHello);
 }
 
 const app = App();
@@ -90,12 +129,16 @@ app.ws<Viewer>('/ws', {
     const query = req.getQuery() ?? '';
     const token = new URLSearchParams(query).get('token');
     // A wrong token is refused at the door; a missing one may still come as the first message.
-    if (token !== null && !grant(token).ok) {
-      res.writeStatus('401 Unauthorized').end('the viewer token is wrong');
-      return;
+    if (token !== null) {
+      const g = book.viewer(token);
+      if (g === undefined || g === 'agent') {
+        counters.refused_sockets++;
+        res.writeStatus(g === 'agent' ? '403 Forbidden' : '401 Unauthorized').end(g === 'agent' ? SENTENCES.agentKey : SENTENCES.wrongToken);
+        return;
+      }
     }
     res.upgrade<Viewer>(
-      { id: nextViewerId++, org: data.org, authed: false, query, closed: false },
+      { id: nextViewerId++, org: data.org, query, closed: false, rate: new RateBound() },
       req.getHeader('sec-websocket-key'),
       req.getHeader('sec-websocket-protocol'),
       req.getHeader('sec-websocket-extensions'),
@@ -105,14 +148,22 @@ app.ws<Viewer>('/ws', {
   open: (ws) => {
     const v = ws.getUserData();
     const token = new URLSearchParams(v.query).get('token');
-    if (token !== null) {
-      const g = grant(token);
-      if (g.ok) authed(ws, g.handoff);
-    }
+    const g = token !== null ? book.viewer(token) : undefined;
+    if (typeof g === 'object') { authed(ws, g); return; }
+    // No token in the URL: it has a short while to send hello, and nothing else is read meanwhile.
+    v.deadline = setTimeout(() => { if (!v.closed && !v.grant) refuse(ws, CLOSE_UNAUTHORIZED, SENTENCES.noHello); }, AUTH_DEADLINE_MS);
   },
   message: (ws, message, isBinary) => {
     const v = ws.getUserData();
+    if (v.closed) return;
     counters.messages_in++;
+    if (!v.grant) { hello(ws, message, isBinary); return; }
+    if (!v.rate.take()) {
+      counters.bad_messages++;
+      sendError(ws, SENTENCES.tooFast);
+      ws.end(CLOSE_POLICY, SENTENCES.tooFast);
+      return;
+    }
     if (message.byteLength > SOCKET_INBOUND_MAX_BYTES) {
       counters.bad_messages++;
       ws.end(1009, `a message is limited to ${SOCKET_INBOUND_MAX_BYTES / (1024 * 1024)} MiB`);
@@ -130,15 +181,6 @@ app.ws<Viewer>('/ws', {
       return;
     }
     const msg = decoded.msg;
-    if (!v.authed) {
-      const g = msg.t === 'hello' && typeof msg.token === 'string' ? grant(msg.token) : { ok: false as const };
-      if (g.ok) {
-        authed(ws, g.handoff);
-        return;
-      }
-      ws.end(4401, 'a viewer must send its token first');
-      return;
-    }
     if (msg.t === 'hello') return;
     // A viewer that dropped its picture (it fell behind) is resynced here, where the frames are.
     if (msg.t === 'keyframe') { fanout.resync(v.id); return; }
@@ -148,6 +190,7 @@ app.ws<Viewer>('/ws', {
   close: (ws) => {
     const v = ws.getUserData();
     v.closed = true;
+    if (v.deadline) clearTimeout(v.deadline);
     fanout.unwatch(v.id);
     if (sockets.delete(v.id)) post({ t: 'close', viewer: v.id });
   },
@@ -157,7 +200,11 @@ app.any('/mcp', (res, req) => proxyToMcp(res, req, data.mcpPort));
 
 app.get('/download', (res, req) => serveDownload(res, req, data.linkSecret, (path) => post({ t: 'download_fetched', path })));
 
-app.get('/metrics', (res) => {
+app.get('/metrics', (res, req) => {
+  if (!agentBearer(req)) {
+    res.cork(() => res.writeStatus('401 Unauthorized').writeHeader('www-authenticate', 'Bearer').end('/metrics needs the agents\' key as a bearer token\n'));
+    return;
+  }
   const lines = [
     '# TYPE forge_relay_viewers gauge',
     `forge_relay_viewers ${sockets.size}`,
@@ -192,6 +239,7 @@ port.on('message', (m: ToRelay) => {
     case 'send_binary': sendTo(m.viewers, m.data, true); break;
     case 'close_viewer': sockets.get(m.viewer)?.end(m.code, m.reason); break;
     case 'gauges': mainGauges = m.text; break;
+    case 'tokens': book.replace(m.records); sweepGrants(); break;
     case 'frame_source': {
       const source = new RingFrameSource(m.port, m.webpRing, m.webpRingSlots, m.webpSlotBytes);
       frameSources.set(m.source, source);
