@@ -1,0 +1,68 @@
+/**
+ * A person opens the terminal of a seat that exists: made-up seats start no shell, a watcher
+ * starts none, and a person who may take control starts the terminal of a seat an agent holds.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { execFileSync } from 'node:child_process';
+import WebSocket from 'ws';
+import { startForge, connectAgent, type RunningServer, type Agent } from './helpers/server.js';
+import { openViewer } from './helpers/viewer.js';
+
+let forge: RunningServer;
+let agent: Agent;
+
+beforeAll(async () => {
+  forge = await startForge();
+  agent = await connectAgent(forge, 'default/shop/lead');
+});
+
+afterAll(async () => {
+  await agent?.close();
+  await forge?.stop();
+});
+
+/** A watch-only person token, once the server has read it. */
+async function watchToken(): Promise<string> {
+  const out = execFileSync(process.execPath, ['dist/src/main/cli.js', 'token', 'new', '--watch', '--name', 'w', '--state', forge.stateDir], { encoding: 'utf8' });
+  const secret = /^token: (\S+)$/m.exec(out)![1]!;
+  for (let i = 0; i < 50; i++) {
+    const ok = await new Promise<boolean>((resolve) => {
+      const ws = new WebSocket(`ws://127.0.0.1:${forge.info.port}/ws?token=${secret}`);
+      ws.on('open', () => { ws.close(); resolve(true); });
+      ws.on('unexpected-response', () => resolve(false));
+    });
+    if (ok) return secret;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error('the server did not take the new token');
+}
+
+describe('starting a terminal from a viewer', () => {
+  it('thirty made-up seats start no shell: each is refused in words', async () => {
+    const v = await openViewer(forge.info.port, forge.info.viewer_token);
+    for (let i = 0; i < 30; i++) {
+      v.send({ t: 'term_attach', seat: `default/made-up/s${i}`, cols: 80, rows: 24, id: i });
+      expect((await v.next('error', (m) => m.id === i)).message).toBe(`seat default/made-up/s${i} has no session here; its terminal can be opened once its agent connects`);
+    }
+    v.send({ t: 'ping', id: 99 });
+    await v.next('pong', (m) => m.id === 99);
+    const rows = v.messages.filter((m) => m.t === 'terminals').at(-1)!;
+    expect(rows.rows).toEqual([]);
+    await v.close();
+  });
+
+  it('a watcher cannot start a seat\'s terminal; a person who may take control can', async () => {
+    const w = await openViewer(forge.info.port, await watchToken());
+    w.send({ t: 'term_attach', seat: 'default/shop/lead', cols: 80, rows: 24, id: 1 });
+    expect((await w.next('error', (m) => m.id === 1)).message).toBe('no terminal runs for default/shop/lead; starting one needs a token that may take control');
+    const v = await openViewer(forge.info.port, forge.info.viewer_token);
+    v.send({ t: 'term_attach', seat: 'default/shop/lead', cols: 80, rows: 24 });
+    const view = await v.next('term_view');
+    expect(view.seat).toBe('default/shop/lead');
+    // Once it runs, the watcher may watch it.
+    w.send({ t: 'term_attach', seat: 'default/shop/lead', cols: 80, rows: 24 });
+    expect((await w.next('term_view')).term).toBe(view.term);
+    await w.close();
+    await v.close();
+  });
+});
