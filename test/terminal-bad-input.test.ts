@@ -2,21 +2,25 @@
  * Bad terminal messages on the viewer socket are answered in words and change nothing.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startForge, type RunningServer } from './helpers/server.js';
+import { startForge, connectAgent, type RunningServer, type Agent } from './helpers/server.js';
 import { Viewer } from './helpers/term-viewer.js';
 
 describe('bad terminal messages', () => {
   let server: RunningServer;
+  let agent: Agent;
   let v: Viewer;
   let term = 0;
   beforeAll(async () => {
     server = await startForge({ toml: '[terminal]\nshell = "/bin/sh"\n' });
+    // A person opens the terminal of a seat an agent's session holds.
+    agent = await connectAgent(server, 'default/proj/lead');
     v = await Viewer.open(server.info);
     v.send({ t: 'term_attach', seat: 'default/proj/lead', cols: 80, rows: 24 });
     term = (await v.until(() => v.message('term_view'), 15_000, 'term_view')).term as number;
   });
   afterAll(async () => {
     v?.close();
+    await agent?.close();
     await server?.stop();
   });
 
