@@ -299,7 +299,8 @@ export class BrowserSurface implements TakeoverSurface {
     this.forward.title = this.back.title;
     this.picker.setCurrent(v ? { number: v.tab, pageId: v.pageId } : null);
     this.control.hidden = this.phase === 'failed';
-    this.control.disabled = !live;
+    this.control.disabled = !live || !this.conn.mayControl;
+    this.control.title = this.conn.mayControl ? '' : 'this link is for watching: it cannot take control';
     this.control.textContent = mine ? 'release control' : 'take control';
     this.control.setAttribute('aria-pressed', String(mine));
     this.retry.hidden = this.phase !== 'failed';

@@ -31,6 +31,8 @@ export class Connection {
   /** This socket's viewer id and org, from the server's welcome. */
   viewerId = 0;
   org = '';
+  /** Whether this page's credential may take control (a watch-only token may not), from the welcome. */
+  mayControl = true;
   /** The server's words when it ended this page's credential (state `ended`). */
   endedReason = '';
   private ws: WebSocket | null = null;
@@ -124,6 +126,7 @@ export class Connection {
       if (msg.t === 'welcome') {
         this.viewerId = (msg as { viewerId: number }).viewerId;
         this.org = (msg as { org: string }).org;
+        this.mayControl = (msg as { mayControl?: boolean }).mayControl !== false;
       }
       for (const cb of this.messageListeners) cb(msg);
     };
@@ -156,6 +159,8 @@ export interface SurfaceConn {
   onMessage(cb: (msg: Record<string, unknown> & { t: string }) => void): () => void;
   onBinary(cb: (bytes: Uint8Array) => void): () => void;
   onState(cb: (state: LinkState) => void): () => void;
+  /** Whether this page's credential may take control. */
+  mayControl(): boolean;
 }
 
 /** This socket as a lazily loaded surface (the terminal's) takes it; `kind` is its frame kind. */
@@ -165,5 +170,6 @@ export function surfaceConn(conn: Connection, kind: number): SurfaceConn {
     onMessage: (cb) => conn.onMessage((m) => cb(m as Record<string, unknown> & { t: string })),
     onBinary: (cb) => conn.onBinary(kind, (buf) => cb(new Uint8Array(buf))),
     onState: (cb) => conn.onState(cb),
+    mayControl: () => conn.mayControl,
   };
 }

@@ -108,6 +108,8 @@ export class ViewerHub {
         const refusal = this.admissions.map((check) => { try { return check(v); } catch (e) { return (e as Error).message; } }).find((r) => r !== undefined);
         if (refusal !== undefined) { this.close(v.id, CLOSE_FORBIDDEN, refusal); return; }
         this.viewers.set(v.id, v);
+        // First word to the client: who it is and whether its credential may take control (a watcher's page greys the button).
+        this.send(v.id, { t: 'welcome', viewerId: v.id, org: v.org, mayControl: viewerMayDo(v.grant, 'control'), link: v.grant.kind === 'link' });
         for (const cb of this.openListeners) safe(() => cb(v));
         break;
       }

@@ -28,6 +28,8 @@ export interface TerminalConn {
   onBinary(cb: (bytes: Uint8Array) => void): () => void;
   /** Subscribes to the socket's state, where it reconnects (it tells the current state at once); returns the unsubscribe. */
   onState?(cb: (state: 'connecting' | 'open' | 'down' | 'ended') => void): () => void;
+  /** Whether this page's credential may take control; absent: it may. */
+  mayControl?(): boolean;
 }
 
 export interface TerminalOptions {
@@ -60,6 +62,8 @@ export interface TerminalSurfaceHandle {
 type Msg = TermServerMessage | { t: 'error'; message: string; for?: string };
 
 export function openTerminalSurface(root: HTMLElement, conn: TerminalConn, opts: TerminalOptions): TerminalSurfaceHandle {
+  /** A watch-only token's page shows take control greyed, with why, rather than a press the server refuses. */
+  const mayControl = (): boolean => conn.mayControl?.() ?? true;
   installStyle();
   const el = document.createElement('div');
   el.className = 'term-surface';
@@ -164,14 +168,15 @@ export function openTerminalSurface(root: HTMLElement, conn: TerminalConn, opts:
       id = m.term;
       setTitle(`terminal ${m.number} · ${m.shell.split('/').pop()} · ${m.cwd}`);
       if (term.cols !== m.cols || term.rows !== m.rows) term.resize(m.cols, m.rows);
-      controlB.disabled = false;
+      controlB.disabled = !mayControl();
+      controlB.title = mayControl() ? '' : 'this link is for watching: it cannot take control';
     } else if (m.t === 'term_state' && m.term === id) {
       role = m.role;
       // A push sent before the take was read says watcher still; the take's own answer ends it.
       if (role === 'holder' || m.closed || m.exited) taking = false;
       keysLive(role === 'holder' || taking);
       controlB.textContent = role === 'holder' ? 'release control' : 'take control';
-      controlB.disabled = m.closed || m.exited;
+      controlB.disabled = m.closed || m.exited || !mayControl();
       controlB.removeAttribute('aria-busy');
       setState(m.notice && m.notice !== m.state ? `${m.notice} · ${m.state}` : m.state);
       handEl.hidden = !m.handOff;

@@ -1,0 +1,80 @@
+/**
+ * The web client follows its credential: a watch-only token's page shows take control greyed with
+ * why, and a hand-off link's page, once its hand-off is answered, says the link opens nothing more
+ * and does not reconnect.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { execFileSync } from 'node:child_process';
+import type { Browser } from 'playwright-core';
+import WebSocket from 'ws';
+import { startForge, connectAgent, handOff, type RunningServer, type Agent } from './helpers/server.js';
+import { servePages, type PageServer } from './helpers/pages.js';
+import { launchClientBrowser, openClient, type ClientPage } from './helpers/client-page.js';
+
+let forge: RunningServer;
+let pages: PageServer;
+let agent: Agent;
+let browser: Browser;
+let pageId = '';
+
+beforeAll(async () => {
+  forge = await startForge();
+  pages = await servePages({ '/': '<title>Board</title><button>Go</button>' });
+  browser = await launchClientBrowser();
+  agent = await connectAgent(forge, 'default/view/lead');
+  await agent.call('browser_navigate', { url: pages.url });
+  pageId = /page (p-[0-9a-f]{8})/.exec((await agent.call('browser_tabs', { action: 'list' })).text)![1]!;
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await agent?.close().catch(() => undefined);
+  await forge?.stop();
+  await pages?.close();
+});
+
+/** A watch-only token's viewer URL, once the server has read the token. */
+async function watchUrl(): Promise<string> {
+  const out = execFileSync(process.execPath, ['dist/src/main/cli.js', 'token', 'new', '--watch', '--name', 'tv', '--state', forge.stateDir], { encoding: 'utf8' });
+  const secret = /^token: (\S+)$/m.exec(out)![1]!;
+  for (let i = 0; i < 50; i++) {
+    const ok = await new Promise<boolean>((resolve) => {
+      const ws = new WebSocket(`ws://127.0.0.1:${forge.info.port}/ws?token=${secret}`);
+      ws.on('open', () => { ws.close(); resolve(true); });
+      ws.on('unexpected-response', () => resolve(false));
+    });
+    if (ok) return `${new URL(forge.info.viewer_url).origin}/?token=${secret}`;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error('the server did not take the new token');
+}
+
+describe('the client and its credential', () => {
+  it('a watch-only token\'s page watches the tab, with take control greyed and saying why', async () => {
+    const c: ClientPage = await openClient(browser, await watchUrl());
+    await c.page.locator('#browser-row').click();
+    await c.page.locator('#browser-panel .tab-row', { hasText: 'Board' }).getByRole('button', { name: 'show' }).click();
+    const take = c.page.getByRole('button', { name: 'take control' });
+    await expect.poll(() => c.page.locator('.takeover [data-role="watcher"]').count()).toBeGreaterThan(0);
+    expect(await take.isDisabled()).toBe(true);
+    expect(await take.getAttribute('title')).toBe('this link is for watching: it cannot take control');
+    await c.close();
+  });
+
+  it('a hand-off link\'s page, once answered, says the link opens nothing more and stays closed', async () => {
+    const progress: string[] = [];
+    const call = handOff(agent, pageId, 'Please sign in', progress);
+    while (progress.length === 0) await new Promise((r) => setTimeout(r, 50));
+    const link = /(http:\/\/\S+\/handoff\/h\.\S+)/.exec(progress[0]!)![1]!;
+    const c = await openClient(browser, link);
+    await c.page.getByRole('button', { name: 'Done' }).first().click();
+    expect((await call).structured).toMatchObject({ answer: 'done' });
+    const state = c.page.locator('.link-state');
+    await expect.poll(() => state.getAttribute('data-state')).toBe('ended');
+    expect(await state.textContent()).toBe('this hand-off is over (answered or withdrawn); its link opens nothing more');
+    // It does not knock again: no reconnect follows within several backoff periods.
+    await c.page.waitForTimeout(3000);
+    expect(await state.getAttribute('data-state')).toBe('ended');
+    await c.close();
+  });
+});
