@@ -4,12 +4,11 @@
  * and does not reconnect.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { execFileSync } from 'node:child_process';
 import type { Browser } from 'playwright-core';
-import WebSocket from 'ws';
 import { startForge, connectAgent, handOff, type RunningServer, type Agent } from './helpers/server.js';
 import { servePages, type PageServer } from './helpers/pages.js';
 import { launchClientBrowser, openClient, type ClientPage } from './helpers/client-page.js';
+import { knownSecret, tokenCli } from './helpers/tokens.js';
 
 let forge: RunningServer;
 let pages: PageServer;
@@ -35,18 +34,8 @@ afterAll(async () => {
 
 /** A watch-only token's viewer URL, once the server has read the token. */
 async function watchUrl(): Promise<string> {
-  const out = execFileSync(process.execPath, ['dist/src/main/cli.js', 'token', 'new', '--watch', '--name', 'tv', '--state', forge.stateDir], { encoding: 'utf8' });
-  const secret = /^token: (\S+)$/m.exec(out)![1]!;
-  for (let i = 0; i < 50; i++) {
-    const ok = await new Promise<boolean>((resolve) => {
-      const ws = new WebSocket(`ws://127.0.0.1:${forge.info.port}/ws?token=${secret}`);
-      ws.on('open', () => { ws.close(); resolve(true); });
-      ws.on('unexpected-response', () => resolve(false));
-    });
-    if (ok) return `${new URL(forge.info.viewer_url).origin}/?token=${secret}`;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error('the server did not take the new token');
+  const secret = await knownSecret(forge, tokenCli(forge, 'new', '--watch', '--name', 'tv'));
+  return `${new URL(forge.info.viewer_url).origin}/?token=${secret}`;
 }
 
 describe('the client and its credential', () => {

@@ -3,10 +3,9 @@
  * starts none, and a person who may take control starts the terminal of a seat an agent holds.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { execFileSync } from 'node:child_process';
-import WebSocket from 'ws';
 import { startForge, connectAgent, type RunningServer, type Agent } from './helpers/server.js';
 import { openViewer } from './helpers/viewer.js';
+import { knownSecret, tokenCli } from './helpers/tokens.js';
 
 let forge: RunningServer;
 let agent: Agent;
@@ -22,20 +21,7 @@ afterAll(async () => {
 });
 
 /** A watch-only person token, once the server has read it. */
-async function watchToken(): Promise<string> {
-  const out = execFileSync(process.execPath, ['dist/src/main/cli.js', 'token', 'new', '--watch', '--name', 'w', '--state', forge.stateDir], { encoding: 'utf8' });
-  const secret = /^token: (\S+)$/m.exec(out)![1]!;
-  for (let i = 0; i < 50; i++) {
-    const ok = await new Promise<boolean>((resolve) => {
-      const ws = new WebSocket(`ws://127.0.0.1:${forge.info.port}/ws?token=${secret}`);
-      ws.on('open', () => { ws.close(); resolve(true); });
-      ws.on('unexpected-response', () => resolve(false));
-    });
-    if (ok) return secret;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error('the server did not take the new token');
-}
+const watchToken = (): Promise<string> => knownSecret(forge, tokenCli(forge, 'new', '--watch', '--name', 'w'));
 
 describe('starting a terminal from a viewer', () => {
   it('thirty made-up seats start no shell: each is refused in words', async () => {

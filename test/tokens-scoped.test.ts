@@ -4,7 +4,6 @@
  * some seats), kept hashed; a revoked or expired token's open sockets and sessions end at once.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { execFileSync } from 'node:child_process';
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import WebSocket from 'ws';
@@ -12,6 +11,7 @@ import { startForge, connectAgent, mcpClient, type RunningServer, type Agent } f
 import { servePages, type PageServer } from './helpers/pages.js';
 import { openViewer, type TestViewer } from './helpers/viewer.js';
 import { hashSecret } from '../src/workers/relay/tokens.js';
+import { knownSecret, printedSecret, tokenCli } from './helpers/tokens.js';
 
 let forge: RunningServer;
 let pages: PageServer;
@@ -20,24 +20,8 @@ let ops: Agent;
 let shopPage = '';
 let opsPage = '';
 
-/** Runs `forge token …` against the test server's state dir; its stdout. */
-function token(...args: string[]): string {
-  return execFileSync(process.execPath, ['dist/src/main/cli.js', 'token', ...args, '--state', forge.stateDir], { encoding: 'utf8' });
-}
-/** `forge token new`'s secret, once the running server has read it (it reads the state dir's tokens within a moment). */
-async function secretOf(out: string): Promise<string> {
-  const secret = /^token: (\S+)$/m.exec(out)![1]!;
-  for (let i = 0; i < 50; i++) {
-    const status = await new Promise<number>((resolve) => {
-      const ws = new WebSocket(`ws://127.0.0.1:${forge.info.port}/ws?token=${secret}`);
-      ws.on('open', () => { ws.close(); resolve(101); });
-      ws.on('unexpected-response', (_q, res) => resolve(res.statusCode ?? 0));
-    });
-    if (status !== 401) return secret;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error('the server did not take the new token');
-}
+const token = (...args: string[]): string => tokenCli(forge, ...args);
+const secretOf = (out: string): Promise<string> => knownSecret(forge, out);
 
 /** A viewer's socket refusal at the door: its HTTP status and words. */
 function refusedAtDoor(secret: string): Promise<{ status: number; body: string }> {
@@ -103,7 +87,7 @@ describe('the printed viewer link and the agents\' key are different secrets', (
 describe('forge token new', () => {
   it('keeps only a hash, in a file only its owner reads, and lists tokens without their secrets', async () => {
     const out = token('new', '--name', 'kept', '--watch', '--expires', '8h');
-    const secret = /^token: (\S+)$/m.exec(out)![1]!;
+    const secret = printedSecret(out);
     const file = join(forge.stateDir, 'tokens.json');
     expect(statSync(file).mode & 0o777).toBe(0o600);
     const text = readFileSync(file, 'utf8');
