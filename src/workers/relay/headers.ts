@@ -8,11 +8,12 @@
 /**
  * The client's Content-Security-Policy. `connect-src 'self'` covers the same-origin ws:/wss:
  * socket in current Chromium; `style-src 'unsafe-inline'` is for the style elements xterm.js
- * writes (its theme and cell sizes), not for any markup of forge's.
+ * writes (its theme and cell sizes), not for any markup of forge's; `'wasm-unsafe-eval'` lets the
+ * terminal's image addon compile its Sixel decoder (WebAssembly only, never a string as script).
  */
 export const CLIENT_CSP = [
   "default-src 'self'",
-  "script-src 'self'",
+  "script-src 'self' 'wasm-unsafe-eval'",
   "worker-src 'self' blob:",
   "img-src 'self' blob: data:",
   "connect-src 'self'",
