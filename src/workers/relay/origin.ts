@@ -3,11 +3,15 @@
  * must be one of them (a page at evil.example whose name was made to resolve to 127.0.0.1 sends
  * `Host: evil.example` and is refused, which defeats DNS rebinding), and on the routes a page could
  * drive with a stolen credential (the viewer socket, MCP) a present `Origin` must be one of the
- * served origins. An absent `Origin` is a program (an MCP SDK, curl), not a page elsewhere.
+ * served origins, or the request's own loopback authority. An absent `Origin` is a program (an MCP
+ * SDK, curl), not a page elsewhere.
  * Pure: the relay reads the headers and writes the answer.
  */
 
-/** The loopback names, always served with the listening port. */
+/**
+ * The loopback names, always served, on any port: only a forwarder of this machine's own (ssh -L,
+ * a container's port map) makes a browser send one with another port, and a rebound name is never one.
+ */
 const LOOPBACK_NAMES = ['127.0.0.1', 'localhost', '[::1]'];
 
 /** A bind host that listens on every address: it names no one host. */
@@ -47,8 +51,12 @@ export interface ServedNamesInput {
 export interface ServedNames {
   /** `Host` header values answered, lower case (`name:port`, or a public name on its scheme's default port without it). */
   hosts: Set<string>;
-  /** `Origin` header values accepted on /ws and /mcp. */
+  /** Names answered on any port: the loopback names. */
+  anyPort: Set<string>;
+  /** `Origin` header values accepted on /ws and /mcp, beside a page of the request's own loopback authority. */
   origins: Set<string>;
+  /** The scheme forge itself serves: a page of the request's own loopback authority has it. */
+  scheme: 'http' | 'https';
 }
 
 export function servedNames(input: ServedNamesInput): ServedNames {
@@ -61,6 +69,7 @@ export function servedNames(input: ServedNamesInput): ServedNames {
     origins.add(`${scheme}://${authority}`);
   };
   for (const n of LOOPBACK_NAMES) own(n);
+  const anyPort = new Set(LOOPBACK_NAMES);
   if (isWildcardHost(input.bindHost)) for (const a of input.interfaceAddresses ?? []) own(a);
   else own(input.bindHost);
   if (input.publicUrl) {
@@ -71,7 +80,17 @@ export function servedNames(input: ServedNamesInput): ServedNames {
     if (!u.port) hosts.add(`${u.host.toLowerCase()}:${defaultPort}`);
     origins.add(u.origin.toLowerCase());
   }
-  return { hosts, origins };
+  return { hosts, anyPort, origins, scheme };
+}
+
+/** The name part of a Host header: `[::1]:7300` → `[::1]`, `localhost` → `localhost`. */
+function hostName(host: string): string {
+  const m = /^(\[[^\]]*\]|[^:]*)(?::\d+)?$/.exec(host);
+  return m ? m[1]! : host;
+}
+
+function served(names: ServedNames, host: string): boolean {
+  return names.hosts.has(host) || names.anyPort.has(hostName(host));
 }
 
 export type RequestVerdict =
@@ -87,11 +106,14 @@ const ECHO_MAX_CHARS = 100;
  */
 export function judgeRequest(names: ServedNames, req: { host: string; origin: string; checkOrigin: boolean }): RequestVerdict {
   const host = req.host.trim().toLowerCase();
-  if (!names.hosts.has(host)) {
+  if (!served(names, host)) {
     const said = host ? `the name ${JSON.stringify(host.slice(0, ECHO_MAX_CHARS))}` : 'no Host header';
     return { ok: false, status: '421 Misdirected Request', words: `this forge does not serve ${said}; open it by the link it printed, or set [server] public_url to the name it is reached by\n` };
   }
-  if (req.checkOrigin && req.origin !== '' && !names.origins.has(req.origin.trim().toLowerCase())) {
+  const origin = req.origin.trim().toLowerCase();
+  // A page of the very loopback authority the request is addressed to is forge's own, through whatever forwarded port.
+  const ownPage = names.anyPort.has(hostName(host)) && origin === `${names.scheme}://${host}`;
+  if (req.checkOrigin && origin !== '' && !ownPage && !names.origins.has(origin)) {
     return { ok: false, status: '403 Forbidden', words: `a page at ${JSON.stringify(req.origin.slice(0, ECHO_MAX_CHARS))} may not open this forge's viewer socket or MCP; only forge's own pages may\n` };
   }
   return { ok: true };
