@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { request as httpsRequest } from 'node:https';
 import { request as httpRequest } from 'node:http';
-import { tmpdir } from 'node:os';
+import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import WebSocket from 'ws';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -38,7 +38,8 @@ describe.skipIf(!haveOpenssl)('a server with a certificate serves HTTPS and WSS'
     dir = mkdtempSync(join(tmpdir(), 'forge-tls-'));
     const { cert, key } = makeCert(dir);
     ca = readFileSync(cert);
-    forge = await startForge({ toml: `[server]\ntls_cert = "${cert}"\ntls_key = "${key}"\n` });
+    // The LAN path: every address, which TLS makes allowed.
+    forge = await startForge({ toml: `[server]\nhost = "0.0.0.0"\ntls_cert = "${cert}"\ntls_key = "${key}"\n` });
   });
   afterAll(async () => {
     await forge?.stop();
@@ -53,8 +54,23 @@ describe.skipIf(!haveOpenssl)('a server with a certificate serves HTTPS and WSS'
   });
 
   it('serves the client page over https, verified against its certificate', async () => {
-    const r = await new Promise<{ status: number; body: string }>((resolve, reject) => {
-      const req = httpsRequest(`${new URL(forge.info.viewer_url).origin}/`, { ca }, (res) => {
+    const r = await httpsGet({});
+    expect(r.status).toBe(200);
+    expect(r.body).toContain('<script type="module" src="/main.js">');
+  });
+
+  it('answers under the machine\'s own LAN address, as a phone opens it', async (t) => {
+    const lan = Object.values(networkInterfaces()).flatMap((l) => l ?? []).find((a) => a.family === 'IPv4' && !a.internal);
+    if (!lan) { t.skip(); return; }
+    expect((await httpsGet({ host: `${lan.address}:${forge.info.port}` })).status).toBe(200);
+    expect((await httpsGet({ host: `evil.example:${forge.info.port}` })).status).toBe(421);
+  });
+
+  function httpsGet(headers: Record<string, string>): Promise<{ status: number; body: string }> {
+    return new Promise((resolve, reject) => {
+      // A Host of another name: the chain is still checked against the test's certificate, the name is the test's to choose.
+      const named = headers.host ? { checkServerIdentity: () => undefined } : {};
+      const req = httpsRequest(`${new URL(forge.info.viewer_url).origin}/`, { ca, headers, ...named }, (res) => {
         let body = '';
         res.setEncoding('utf8');
         res.on('data', (c: string) => { body += c; });
@@ -63,9 +79,7 @@ describe.skipIf(!haveOpenssl)('a server with a certificate serves HTTPS and WSS'
       req.on('error', reject);
       req.end();
     });
-    expect(r.status).toBe(200);
-    expect(r.body).toContain('<script type="module" src="/main.js">');
-  });
+  }
 
   it('does not answer plain http on its port', async () => {
     const r = await new Promise<string>((resolve) => {
