@@ -24,4 +24,28 @@ describe('forge.toml', () => {
   it('a key of the wrong type is refused naming it', () => {
     expect(() => parseConfig('[server]\nport = "eighty"\n', 'f.toml')).toThrow('f.toml:2: key server.port must be a number');
   });
+
+  it('tls_cert and tls_key are read beside the config file, each with its line', () => {
+    const cfg = parseConfig('[server]\nhost = "0.0.0.0"\ntls_cert = "cert.pem"\ntls_key = "/etc/forge/key.pem"\n', '/srv/forge/forge.toml');
+    expect(cfg.server.tls).toEqual({ cert: { path: '/srv/forge/cert.pem', line: 3 }, key: { path: '/etc/forge/key.pem', line: 4 } });
+  });
+
+  it('a certificate without its key is refused naming the key that is missing', () => {
+    expect(() => parseConfig('[server]\ntls_cert = "cert.pem"\n', 'f.toml')).toThrow('f.toml:2: key server.tls_cert needs server.tls_key beside it');
+  });
+
+  it('public_url is kept as an origin; a path or a non-http scheme is refused naming the key', () => {
+    expect(parseConfig('[server]\npublic_url = "https://Forge.Example.com/"\n', 'f.toml').server.publicUrl).toBe('https://forge.example.com');
+    expect(() => parseConfig('[server]\npublic_url = "https://forge.example.com/forge"\n', 'f.toml')).toThrow('f.toml:2: key server.public_url must be an origin only, like https://forge.example.com');
+    expect(() => parseConfig('[server]\npublic_url = "ftp://forge.example.com"\n', 'f.toml')).toThrow('f.toml:2: key server.public_url must be an https:// (or http://) URL');
+    expect(() => parseConfig('[server]\npublic_url = "forge.example.com"\n', 'f.toml')).toThrow('f.toml:2: key server.public_url "forge.example.com" is not a URL');
+  });
+
+  it('plain HTTP beyond loopback is refused unless insecure_remote says a TLS proxy stands in front', () => {
+    expect(() => parseConfig('[server]\nport = 7300\nhost = "0.0.0.0"\n', 'f.toml'))
+      .toThrow('f.toml:3: forge will not serve plain HTTP on 0.0.0.0 without TLS: set [server] tls_cert and tls_key, or put it behind a TLS proxy and set [server] insecure_remote = true');
+    expect(parseConfig('[server]\nhost = "0.0.0.0"\ninsecure_remote = true\n', 'f.toml').server.insecureRemote).toBe(true);
+    expect(parseConfig('[server]\nhost = "127.0.0.2"\n', 'f.toml').server.host).toBe('127.0.0.2');
+    expect(() => parseConfig('[server]\ninsecure_remote = "yes"\n', 'f.toml')).toThrow('f.toml:2: key server.insecure_remote must be a boolean');
+  });
 });

@@ -4,8 +4,10 @@
  * starts, with the file, line and key named.
  */
 import { readFileSync, existsSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { parse, TomlError } from 'smol-toml';
 import { ForgeError } from '../shared/errors.js';
+import { isLoopbackHost } from '../workers/relay/origin.js';
 import {
   BROWSER_IDLE_MINUTES_DEFAULT,
   MAX_LIVE_TABS_DEFAULT,
@@ -24,7 +26,21 @@ export interface ForgeConfig {
   projects: Record<string, { browserProfile?: string }>;
   browser: { idleMinutes: number; maxLiveTabs: number };
   terminal: { idleMinutes: number; shell?: string };
-  server: { host: string; port: number };
+  server: ServerConfig;
+}
+
+/** A file forge.toml names, resolved against the file's directory, with the line that names it. */
+export interface ConfigPath { path: string; line: number }
+
+export interface ServerConfig {
+  host: string;
+  port: number;
+  /** `tls_cert` and `tls_key`: with both, the relay serves HTTPS and WSS. */
+  tls?: { cert: ConfigPath; key: ConfigPath };
+  /** `public_url`: the origin people and agents reach forge by (its own TLS name, or a proxy's); no trailing slash. */
+  publicUrl?: string;
+  /** `insecure_remote`: serve plain HTTP beyond loopback, for a TLS proxy on another host. */
+  insecureRemote: boolean;
 }
 
 export function defaultConfig(): ForgeConfig {
@@ -34,11 +50,11 @@ export function defaultConfig(): ForgeConfig {
     projects: {},
     browser: { idleMinutes: BROWSER_IDLE_MINUTES_DEFAULT, maxLiveTabs: MAX_LIVE_TABS_DEFAULT },
     terminal: { idleMinutes: TERMINAL_IDLE_MINUTES_DEFAULT },
-    server: { host: DEFAULT_HOST, port: DEFAULT_PORT },
+    server: { host: DEFAULT_HOST, port: DEFAULT_PORT, insecureRemote: false },
   };
 }
 
-type Shape = { [key: string]: 'string' | 'number' | Shape | 'projects' };
+type Shape = { [key: string]: 'string' | 'number' | 'boolean' | Shape | 'projects' };
 
 /** Every key forge.toml may carry. `[project]` is the project's own override; `[projects.NAME]` names several. */
 const SCHEMA: Shape = {
@@ -47,7 +63,7 @@ const SCHEMA: Shape = {
   projects: 'projects',
   browser: { idle_minutes: 'number', max_live_tabs: 'number' },
   terminal: { idle_minutes: 'number', shell: 'string' },
-  server: { host: 'string', port: 'number' },
+  server: { host: 'string', port: 'number', tls_cert: 'string', tls_key: 'string', public_url: 'string', insecure_remote: 'boolean' },
 };
 
 /** A profile or org name: one path segment, so `<org>/<name>` is a safe directory. */
@@ -107,7 +123,42 @@ export function parseConfig(text: string, file: string): ForgeConfig {
     if (!Number.isInteger(port) || port < 0 || port > 65535) throw keyError(file, text, 'server.port', 'must be a port number (0-65535)');
     cfg.server.port = port;
   }
+  serverExposure(cfg.server, server ?? {}, text, file);
   return cfg;
+}
+
+/**
+ * The [server] keys that say how forge is reached: TLS, the public URL, and the refusal to serve
+ * plain HTTP beyond loopback unless told a TLS proxy stands in front.
+ */
+function serverExposure(cfg: ServerConfig, server: Record<string, unknown>, text: string, file: string): void {
+  const cert = server.tls_cert as string | undefined;
+  const key = server.tls_key as string | undefined;
+  if ((cert === undefined) !== (key === undefined)) {
+    const missing = cert === undefined ? 'server.tls_cert' : 'server.tls_key';
+    throw keyError(file, text, cert === undefined ? 'server.tls_key' : 'server.tls_cert', `needs ${missing} beside it (a certificate and its key, both PEM files)`);
+  }
+  if (cert !== undefined && key !== undefined) {
+    // Relative paths are the config file's neighbours, wherever forge was started.
+    const at = (p: string, k: string): ConfigPath => ({ path: resolve(dirname(file), p), line: lineOf(text, k) });
+    cfg.tls = { cert: at(cert, 'server.tls_cert'), key: at(key, 'server.tls_key') };
+  }
+  if (server.public_url !== undefined) cfg.publicUrl = publicUrl(server.public_url as string, text, file);
+  if (server.insecure_remote !== undefined) cfg.insecureRemote = server.insecure_remote as boolean;
+  if (!isLoopbackHost(cfg.host) && !cfg.tls && !cfg.insecureRemote) {
+    throw new ForgeError('config', `${file}:${lineOf(text, 'server.host')}: forge will not serve plain HTTP on ${cfg.host} without TLS: set [server] tls_cert and tls_key, or put it behind a TLS proxy and set [server] insecure_remote = true`);
+  }
+}
+
+/** `public_url`: an http(s) origin, a name and maybe a port, no path (the client's socket is at /ws of its origin). */
+function publicUrl(v: string, text: string, file: string): string {
+  let u: URL;
+  try { u = new URL(v); } catch { throw keyError(file, text, 'server.public_url', `"${v.slice(0, 100)}" is not a URL (like https://forge.example.com)`); }
+  if (u.protocol !== 'https:' && u.protocol !== 'http:') throw keyError(file, text, 'server.public_url', 'must be an https:// (or http://) URL');
+  if ((u.pathname !== '/' && u.pathname !== '') || u.search || u.hash || u.username || u.password) {
+    throw keyError(file, text, 'server.public_url', `must be an origin only, like ${u.origin}: forge serves at the root of its name`);
+  }
+  return u.origin;
 }
 
 /** The profile key `<org>/<name>` for a seat's project: the project's override, else the org's. */

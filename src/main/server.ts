@@ -22,6 +22,7 @@ import { TerminalSurface } from './terminal/surface.js';
 import { sweepDeadFramebuffers } from '../workers/cdp/host.js';
 import { AGENT_KEY_PREFIX, PERSON_TOKEN_PREFIX, TokenBook } from '../workers/relay/tokens.js';
 import { readTokens, tokensStamp } from './tokens.js';
+import { baseUrlFor, checkTlsFiles } from './reach.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 /** dist/src/main → the repository root. */
@@ -41,12 +42,13 @@ export interface ServerContext {
   hub: ViewerHub;
   /** Signs hand-off links. */
   linkSecret: string;
-  /** The server's public address, http://host:port, once it listens. */
+  /** The server's public address (public_url, else scheme://host:port) once it listens. */
   baseUrl: () => string;
 }
 
 export async function startServer(opts: ServeOptions): Promise<void> {
   const config = loadConfig(opts.configFile);
+  if (config.server.tls) checkTlsFiles(config.source, config.server.tls);
   const stateDir = resolveStateDir(opts.stateDir);
   sweepDeadFramebuffers();
   const port = opts.port ?? config.server.port;
@@ -70,7 +72,9 @@ export async function startServer(opts: ServeOptions): Promise<void> {
   const mcpPort = await mcp.listen();
 
   const relay = new Worker(join(here, '..', 'workers', 'relay', 'worker.js'), {
-    workerData: { host: config.server.host, port, agentKey: token, viewerToken, tokens: readTokens(stateDir), org: config.org.name, webDir: join(root, 'dist', 'web'), mcpPort, linkSecret } satisfies RelayWorkerData,
+    workerData: { host: config.server.host, port, agentKey: token, viewerToken, tokens: readTokens(stateDir), org: config.org.name, webDir: join(root, 'dist', 'web'), mcpPort, linkSecret,
+      ...(config.server.tls ? { tls: { certFile: config.server.tls.cert.path, keyFile: config.server.tls.key.path } } : {}),
+      ...(config.server.publicUrl ? { publicUrl: config.server.publicUrl } : {}) } satisfies RelayWorkerData,
   });
   const hub = new ViewerHub(relay);
   const ctx: ServerContext = { config, stateDir, token, hub, linkSecret, baseUrl: () => baseUrl };
@@ -87,9 +91,10 @@ export async function startServer(opts: ServeOptions): Promise<void> {
     relay.once('error', reject);
   });
 
-  const base = `http://${config.server.host}:${listening}`;
+  const base = baseUrlFor(config.server, listening);
   baseUrl = base;
-  const info = { pid: process.pid, port: listening, viewer_url: `${base}/?token=${viewerToken}`, mcp_url: `${base}/mcp`, token, viewer_token: viewerToken };
+  // The stdio bridge runs on this machine: it talks to the loopback endpoint, whatever name or certificate the public one has.
+  const info = { pid: process.pid, port: listening, viewer_url: `${base}/?token=${viewerToken}`, mcp_url: `${base}/mcp`, local_mcp_url: `http://127.0.0.1:${mcpPort}/mcp`, token, viewer_token: viewerToken };
   writeServerInfo(stateDir, info);
   const gauges = setInterval(() => {
     hub.post({ t: 'gauges', text: surfaces.map((s) => s.gauges?.() ?? '').filter(Boolean).join('\n') });

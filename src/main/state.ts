@@ -5,9 +5,19 @@ import { join, resolve } from 'node:path';
 
 /**
  * `token`: this run's agents' key (MCP, /metrics), never a viewer's; `viewer_token`: the printed
- * viewer link's person token (control of the org's browser and terminals), never MCP's.
+ * viewer link's person token (control of the org's browser and terminals), never MCP's. `viewer_url`
+ * and `mcp_url` are built on `[server] public_url` when it is set.
  */
-export interface ServerInfo { pid: number; port: number; viewer_url: string; mcp_url: string; token: string; viewer_token: string }
+export interface ServerInfo {
+  pid: number;
+  port: number;
+  viewer_url: string;
+  mcp_url: string;
+  /** The main thread's own MCP endpoint on loopback, plain HTTP: for clients on this machine (the stdio bridge). */
+  local_mcp_url?: string;
+  token: string;
+  viewer_token: string;
+}
 
 export function defaultStateDir(): string {
   return join(process.env.XDG_STATE_HOME ?? join(homedir(), '.local', 'state'), 'forge');

@@ -44,7 +44,7 @@ export async function runBridge(opts: { seat: string; stateDir?: string; config?
   const seat = parseSeat(opts.seat);
   const stateDir = resolveStateDir(opts.stateDir);
   const info = await findOrStartServer(stateDir, opts.config, opts.port);
-  const url = new URL(info.mcp_url);
+  const url = new URL(info.local_mcp_url ?? info.mcp_url);
   url.searchParams.set('seat', seat.key);
   // The seat's terminal starts where its agent runs: its worktree, or its tree.
   url.searchParams.set('cwd', process.cwd());

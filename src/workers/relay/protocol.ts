@@ -24,6 +24,10 @@ export interface RelayWorkerData {
   mcpPort: number;
   /** Secret that signs hand-off links (see links.ts). */
   linkSecret: string;
+  /** The certificate and key (PEM files) when the relay serves HTTPS and WSS. */
+  tls?: { certFile: string; keyFile: string };
+  /** `[server] public_url`: its host and origin are served beside the loopback names. */
+  publicUrl?: string;
 }
 
 /** main → relay */

@@ -19,11 +19,13 @@ try {
 }
 
 export const App = uws.App;
+export const SSLApp = uws.SSLApp;
 export const SHARED_COMPRESSOR = uws.SHARED_COMPRESSOR;
 export const DISABLED = uws.DISABLED;
 export const us_listen_socket_close = uws.us_listen_socket_close;
 export const us_socket_local_port = uws.us_socket_local_port;
 export type TemplatedApp = UwsTypes.TemplatedApp;
+export type AppOptions = UwsTypes.AppOptions;
 export type WebSocket<T> = UwsTypes.WebSocket<T>;
 export type HttpResponse = UwsTypes.HttpResponse;
 export type HttpRequest = UwsTypes.HttpRequest;

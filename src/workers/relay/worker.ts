@@ -4,7 +4,10 @@
  * the rules and tells it what to send to whom.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { App, us_listen_socket_close, us_socket_local_port, type HttpRequest, type WebSocket, type us_listen_socket } from './uws.js';
+import { us_listen_socket_close, us_socket_local_port, type HttpRequest, type WebSocket, type us_listen_socket } from './uws.js';
+import { makeApp, misdirected, relayNames } from './app.js';
+import type { ServedNames } from './origin.js';
+import { ASSET_HEADERS, PAGE_HEADERS, isPage, writeHeaders } from './headers.js';
 import { loadStatic } from './static.js';
 import { proxyToMcp } from './proxy.js';
 import { TokenBook } from './tokens.js';
@@ -48,6 +51,8 @@ const sockets = new Map<number, WebSocket<Viewer>>();
 const book = new TokenBook({ agentKey: data.agentKey, viewerToken: data.viewerToken, linkSecret: data.linkSecret, records: data.tokens });
 let nextViewerId = 1;
 let listenSocket: us_listen_socket | null = null;
+/** The names the relay answers to, known once it listens. */
+let names: ServedNames | undefined;
 let mainGauges = '';
 const fanout = new Fanout();
 const frameSources = new Map<number, FrameSource>();
@@ -118,7 +123,7 @@ function hello(ws: WebSocket<Viewer>, message: ArrayBuffer, isBinary: boolean): 
   refuse(ws, CLOSE_UNAUTHORIZED, g === 'agent' ? SENTENCES.agentKey : msg?.t === 'hello' ? SENTENCES.wrongToken : SENTENCES.noHello);
 }
 
-const app = App();
+const app = makeApp(data.tls);
 
 app.ws<Viewer>('/ws', {
   maxPayloadLength: UWS_PAYLOAD_CEILING_BYTES,
@@ -126,6 +131,7 @@ app.ws<Viewer>('/ws', {
   maxBackpressure: VIEWER_MAX_BACKPRESSURE_BYTES,
   sendPingsAutomatically: true,
   upgrade: (res, req, context) => {
+    if (misdirected(res, req, names, true)) return;
     const query = req.getQuery() ?? '';
     const token = new URLSearchParams(query).get('token');
     // A wrong token is refused at the door; a missing one may still come as the first message.
@@ -196,11 +202,12 @@ app.ws<Viewer>('/ws', {
   },
 });
 
-app.any('/mcp', (res, req) => proxyToMcp(res, req, data.mcpPort));
+app.any('/mcp', (res, req) => { if (!misdirected(res, req, names, true)) proxyToMcp(res, req, data.mcpPort); });
 
-app.get('/download', (res, req) => serveDownload(res, req, data.linkSecret, (path) => post({ t: 'download_fetched', path })));
+app.get('/download', (res, req) => { if (!misdirected(res, req, names, false)) serveDownload(res, req, data.linkSecret, (path) => post({ t: 'download_fetched', path })); });
 
 app.get('/metrics', (res, req) => {
+  if (misdirected(res, req, names, false)) return;
   if (!agentBearer(req)) {
     res.cork(() => res.writeStatus('401 Unauthorized').writeHeader('www-authenticate', 'Bearer').end('/metrics needs the agents\' key as a bearer token\n'));
     return;
@@ -215,12 +222,13 @@ app.get('/metrics', (res, req) => {
 });
 
 app.get('/*', (res, req) => {
+  if (misdirected(res, req, names, false)) return;
   let url = req.getUrl();
   if (url === '/' || url === '/handoff' || url.startsWith('/handoff/')) url = '/index.html';
   const f = files.get(url);
   res.cork(() => {
     if (!f) { res.writeStatus('404 Not Found').end('not found'); return; }
-    res.writeHeader('content-type', f.type).writeHeader('cache-control', 'no-cache').end(f.body);
+    writeHeaders(res, isPage(f.type) ? PAGE_HEADERS : ASSET_HEADERS).writeHeader('content-type', f.type).end(f.body);
   });
 });
 
@@ -286,5 +294,6 @@ app.listen(data.host, data.port, (s) => {
     return;
   }
   listenSocket = s;
+  names = relayNames({ port: us_socket_local_port(s as never), bindHost: data.host, tls: !!data.tls, ...(data.publicUrl ? { publicUrl: data.publicUrl } : {}) });
   post({ t: 'listening', port: us_socket_local_port(s as never) });
 });
