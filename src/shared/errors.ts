@@ -44,6 +44,12 @@ export function hostExitedSentence(pid: number, signal: string | null, code: num
   return `the browser host exited (${cause}; pid ${pid}); the next call brings it back`;
 }
 
+/** The host's death sentence when its display died: what died is named (Xvfb, its pid and cause), and Chromium that went with it. */
+export function displayExitedSentence(xvfbPid: number, signal: string | null, code: number | null, chromiumPid: number): string {
+  const cause = signal ? `signal ${signalNumber(signal)}` : `exit code ${code ?? 'unknown'}`;
+  return `the browser host exited: its display, Xvfb (pid ${xvfbPid}), ended (${cause}) and Chromium (pid ${chromiumPid}) went with it; the next call brings it back`;
+}
+
 const SIGNALS: Record<string, number> = {
   SIGHUP: 1, SIGINT: 2, SIGQUIT: 3, SIGILL: 4, SIGTRAP: 5, SIGABRT: 6, SIGBUS: 7, SIGFPE: 8,
   SIGKILL: 9, SIGUSR1: 10, SIGSEGV: 11, SIGUSR2: 12, SIGPIPE: 13, SIGALRM: 14, SIGTERM: 15,

@@ -157,7 +157,7 @@ export class ProfileBrowser {
     this.driver = undefined;
     this.host = undefined;
     void driver?.close();
-    log.warn({ profile: this.key, hostPid: e.pid, signal: e.signal, code: e.code }, 'browser host exited');
+    log.warn({ profile: this.key, hostPid: e.pid, died: e.died, diedPid: e.diedPid, signal: e.signal, code: e.code }, 'browser host exited');
     this.events.hostEnded(this, e.sentence);
     this.events.changed(this);
   }
