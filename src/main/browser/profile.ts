@@ -293,7 +293,14 @@ export class ProfileBrowser {
     this.events.changed(this);
   }
 
+  /**
+   * Closes a tab, or blanks it when it is the host's last window. The choice and the tab's removal
+   * happen together, before anything is awaited: closes running at once (sessions ending
+   * together) each see the windows the others have already taken, so one of them always keeps
+   * the last window.
+   */
   async closeTab(tab: Tab): Promise<void> {
+    if (this.tabs.get(tab.pageId) !== tab) return; // closed meanwhile by another call
     if (this.tabs.size === 1) {
       // The host's last window: blanked and handed back as its boot tab, since closing it would end Chromium.
       const held = tab.dialog;
@@ -304,9 +311,17 @@ export class ProfileBrowser {
       this.events.changed(this);
       return;
     }
+    this.forget(tab);
     // A held dialog goes with its tab; beforeunload is not run again.
     await tab.page.close({ runBeforeUnload: false }).catch(() => undefined);
+  }
+
+  /** A tab's window is gone or going: out of the registry, and a popup hands its seat and its viewers back to its opener. */
+  private forget(tab: Tab): void {
+    const opener = tab.openerPageId ? this.tabs.get(tab.openerPageId) : undefined;
     this.tabs.remove(tab.pageId);
+    if (opener && tab.owner) opener.notices.push(`the popup in tab ${tab.number} closed; tab ${opener.number} is your current tab again`);
+    if (opener) this.events.popupClosed?.(this, tab, opener);
     this.events.changed(this);
   }
 
@@ -379,11 +394,7 @@ export class ProfileBrowser {
     page.on('crash', () => { tab.crashed = true; this.events.changed(this); });
     page.on('close', () => {
       if (this.rebuilding.has(page) || tab.page !== page || !this.tabs.get(tab.pageId)) return;
-      const opener = tab.openerPageId ? this.tabs.get(tab.openerPageId) : undefined;
-      this.tabs.remove(tab.pageId);
-      if (opener && tab.owner) opener.notices.push(`the popup in tab ${tab.number} closed; tab ${opener.number} is your current tab again`);
-      if (opener) this.events.popupClosed?.(this, tab, opener);
-      this.events.changed(this);
+      this.forget(tab);
     });
     const refreshTitle = (): void => {
       page.title().then((t) => { if (t !== tab.title) { tab.title = t; this.events.changed(this); } }, () => undefined);
