@@ -15,6 +15,7 @@ export type ForgeErrorKind =
   | 'selector_not_found'
   | 'page_crashed'
   | 'popup_limit'
+  | 'calls_queued'
   | 'not_lead'
   | 'host_in_use'
   | 'bad_request'

@@ -123,6 +123,17 @@ export class Driver {
     clearTimeout(timer);
   }
 
+  /** Whether the browser itself answers a round trip within BARRIER_MAX_MS (a page may be stuck while it does). */
+  async answers(): Promise<boolean> {
+    let timer: NodeJS.Timeout | undefined;
+    const answered = await Promise.race([
+      this.cdp.send('Browser.getVersion').then(() => true, () => false),
+      new Promise<boolean>((r) => { timer = setTimeout(() => r(false), BARRIER_MAX_MS); }),
+    ]);
+    clearTimeout(timer);
+    return answered;
+  }
+
   async close(): Promise<void> {
     await this.browser.close().catch(() => undefined);
   }

@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { ForgeError, isForgeError } from '../../shared/errors.js';
-import { EVALUATE_RESULT_MAX_CHARS, NAVIGATION_TIMEOUT_MS, PAGE_ACTION_TIMEOUT_MS, SNAPSHOT_MAX_CHARS } from '../../shared/limits.js';
+import { EVALUATE_RESULT_MAX_CHARS, EVALUATE_TIMEOUT_MS, NAVIGATION_TIMEOUT_MS, PAGE_ACTION_TIMEOUT_MS, SNAPSHOT_MAX_CHARS } from '../../shared/limits.js';
 import type { SessionContext, ToolAnswer } from '../mcp/context.js';
 import { isLead } from '../seat.js';
 import { inForgeWords } from './driver-errors.js';
@@ -88,6 +88,20 @@ async function onTab(p: ProfileBrowser, ctx: SessionContext, tool: string, what:
   return { text: [...notes, r.value as string].join('\n') };
 }
 
+/** An evaluate's answer, or past EVALUATE_TIMEOUT_MS the page's silence in words: the page was asked and did not answer, the host is fine. */
+async function withinEvaluateBound(tab: Tab, evaluation: Promise<unknown>): Promise<unknown> {
+  let timer: NodeJS.Timeout | undefined;
+  const silence = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new ForgeError('timeout', `the page in tab ${tab.number} (${tab.pageId}) did not answer the evaluate within ${EVALUATE_TIMEOUT_MS / 1000} s; the page still runs (a promise it never settles goes on waiting there)`)), EVALUATE_TIMEOUT_MS);
+  });
+  evaluation.catch(() => undefined); // an evaluate the bound overtook may still fail later
+  try {
+    return await Promise.race([evaluation, silence]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 function looksLikeFunction(src: string): boolean {
   return /^\s*(async\s+)?(function\b|\([^)]*\)\s*=>|[A-Za-z_$][\w$]*\s*=>)/.test(src);
 }
@@ -158,13 +172,14 @@ const TOOLS: ToolDef[] = [
     schema: z.object({ function: z.string(), element, ref: z.string().optional() }).strict(),
     run: (a, ctx, p) => onTab(p, ctx, 'browser_evaluate', 'evaluating', async (tab) => {
       const src = a.function as string;
-      let result: unknown;
+      let evaluation: Promise<unknown>;
       if (a.ref) {
         const loc = await locate(tab, a.ref as string);
-        result = await loc.evaluate(new Function('element', `return (${src})(element)`) as (el: unknown) => unknown, undefined, { timeout: PAGE_ACTION_TIMEOUT_MS });
+        evaluation = loc.evaluate(new Function('element', `return (${src})(element)`) as (el: unknown) => unknown, undefined, { timeout: PAGE_ACTION_TIMEOUT_MS });
       } else {
-        result = looksLikeFunction(src) ? await tab.page.evaluate(new Function(`return (${src})()`) as () => unknown) : await tab.page.evaluate(src);
+        evaluation = looksLikeFunction(src) ? tab.page.evaluate(new Function(`return (${src})()`) as () => unknown) : tab.page.evaluate(src);
       }
+      const result = await withinEvaluateBound(tab, evaluation);
       let text = result === undefined ? 'undefined' : JSON.stringify(result, null, 2) ?? String(result);
       if (text.length > EVALUATE_RESULT_MAX_CHARS) text = `${text.slice(0, EVALUATE_RESULT_MAX_CHARS)}… (cut at ${EVALUATE_RESULT_MAX_CHARS} characters)`;
       return `### Result\n${text}\n${await pageState(tab, false)}`;
