@@ -47,6 +47,16 @@ export function sweepDeadFramebuffers(): void {
   }
 }
 
+/** Whether `pid` runs (neither gone nor a zombie waiting to be reaped). */
+function processRunning(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+  } catch {
+    return false;
+  }
+}
+
 /** Whether no process has this pid: only ESRCH says so (EPERM is another user's live process). */
 function processGone(pid: number): boolean {
   try { process.kill(pid, 0); return false; } catch (e) { return (e as NodeJS.ErrnoException).code === 'ESRCH'; }
@@ -65,6 +75,9 @@ const liveHosts = new Set<BrowserHost>();
 process.once('exit', () => {
   for (const h of liveHosts) h.killNow();
 });
+/** How long Chromium's exit waits for a display already dead (a zombie) to be reported, ms: Xvfb's end is then the host's cause. */
+const DISPLAY_EXIT_REPORT_MS = 500;
+
 /** Poll period while waiting for DevToolsActivePort, ms. */
 const PORT_POLL_MS = 25;
 
@@ -131,6 +144,8 @@ export class BrowserHost {
   private chromium?: ChildProcess;
   private exitInfo?: HostExit;
   private stopping = false;
+  /** Chromium's exit held back while its dead display's exit is awaited. */
+  private displayWait?: NodeJS.Timeout;
   private exitListeners: Array<(e: HostExit) => void> = [];
   readonly exited: Promise<HostExit>;
   private resolveExited!: (e: HostExit) => void;
@@ -232,6 +247,24 @@ export class BrowserHost {
 
   private childExited(which: 'xvfb' | 'chromium', pid: number, code: number | null, signal: NodeJS.Signals | null): void {
     if (this.exitInfo) return;
+    if (which === 'chromium' && !this.displayWait && this.displayDiedUnreported()) {
+      // Chromium ended because its display did: Xvfb's own exit, reported in a moment, is the cause.
+      this.displayWait = setTimeout(() => this.hostEnded('chromium', pid, code, signal), DISPLAY_EXIT_REPORT_MS);
+      this.displayWait.unref();
+      return;
+    }
+    this.hostEnded(which, pid, code, signal);
+  }
+
+  /** Xvfb is dead (gone or a zombie) but its exit has not been reported yet. */
+  private displayDiedUnreported(): boolean {
+    const x = this.xvfb;
+    return !this.stopping && !!x?.pid && x.exitCode === null && x.signalCode === null && !processRunning(x.pid);
+  }
+
+  private hostEnded(which: 'xvfb' | 'chromium', pid: number, code: number | null, signal: NodeJS.Signals | null): void {
+    if (this.exitInfo) return;
+    clearTimeout(this.displayWait);
     // The host is Chromium: its death is the host's death; a lost display kills Chromium too,
     // and the sentence names what really died.
     const chromiumPid = which === 'chromium' ? pid : (this.chromium?.pid ?? 0);
