@@ -16,6 +16,7 @@ export type ForgeErrorKind =
   | 'page_crashed'
   | 'popup_limit'
   | 'calls_queued'
+  | 'url_refused'
   | 'not_lead'
   | 'host_in_use'
   | 'bad_request'

@@ -9,6 +9,7 @@ import { ForgeError, isForgeError } from '../../shared/errors.js';
 import { NAVIGATION_TIMEOUT_MS, POPUPS_PER_PAGE_MAX } from '../../shared/limits.js';
 import { Driver } from './driver.js';
 import { TabCallQueue } from './call-queue.js';
+import type { UrlPolicy } from './url-policy.js';
 import { TabRegistry, dialogRefusal, type DialogKind, type Tab } from './tabs.js';
 import { log } from '../logging.js';
 
@@ -87,7 +88,12 @@ export class ProfileBrowser {
   /** Popups announced by the browser and not yet registered as tabs, by target id. */
   private pendingPopups = new Map<string, { opener: string; registered: Promise<void>; done: () => void }>();
 
-  constructor(readonly key: string, readonly dir: string, private readonly events: ProfileEvents) {}
+  constructor(readonly key: string, readonly dir: string, private readonly events: ProfileEvents, private readonly opts: { allowFileUrls: boolean } = { allowFileUrls: false }) {}
+
+  /** What the profile's browser opens now: the config's file: rule and the running host's DevTools port. */
+  urlPolicy(): UrlPolicy {
+    return { allowFileUrls: this.opts.allowFileUrls, cdpPort: this.host?.cdpPort ?? 0 };
+  }
 
   get cacheRoot(): string { return this.dir; }
   /** The agent's browser_file_upload answered the tab's chooser. */
@@ -150,6 +156,7 @@ export class ProfileBrowser {
     let driver: Driver;
     try {
       driver = await Driver.attach(host);
+      await driver.guardRequests({ allowFileUrls: this.opts.allowFileUrls, cdpPort: host.cdpPort });
     } catch (e) {
       await host.stop();
       throw e;

@@ -13,6 +13,7 @@ import { locate } from './locate.js';
 import type { ProfileBrowser } from './profile.js';
 import type { Tab } from './tabs.js';
 import { takeEvents } from './agent-events.js';
+import { refuseUrl } from './url-policy.js';
 
 export interface ToolHost { profile(key: string): ProfileBrowser }
 
@@ -112,6 +113,7 @@ const TOOLS: ToolDef[] = [
     description: 'Navigate your current tab to a URL (your first page call opens your tab).',
     schema: z.object({ url: z.string().describe('The URL to open') }).strict(),
     run: (a, ctx, p) => onTab(p, ctx, 'browser_navigate', 'loading the address', async (tab) => {
+      refuseUrl(a.url as string, p.urlPolicy());
       await tab.page.goto(a.url as string, { waitUntil: 'load', timeout: NAVIGATION_TIMEOUT_MS });
       return pageState(tab);
     }),
@@ -270,6 +272,7 @@ async function tabsTool(a: Record<string, unknown>, ctx: SessionContext, p: Prof
     }
     case 'new':
       return onTab(p, ctx, 'browser_tabs', 'opening a tab', async () => {
+        if (a.url) refuseUrl(a.url as string, p.urlPolicy());
         const { driver } = await p.ensure();
         const tab = await p.openTab(seat, driver);
         if (a.url) await tab.page.goto(a.url as string, { waitUntil: 'load', timeout: NAVIGATION_TIMEOUT_MS }).catch((e) => { throw inForgeWords(e, tab, 'loading the address'); });
