@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startForge, connectAgent, type RunningServer, type Agent } from './helpers/server.js';
 import { servePages, type PageServer } from './helpers/pages.js';
 import { PAGE_CALLS_QUEUED_PER_TAB_MAX } from '../dist/src/shared/limits.js';
+import { hostBrowserPid } from './helpers/processes.js';
 
 let forge: RunningServer;
 let pages: PageServer;
@@ -69,5 +70,19 @@ describe('one seat, one tab, many calls at once', () => {
     const refused = answers.filter((r) => r.isError);
     expect(refused.length).toBe(3);
     for (const r of refused) expect(r.text).toMatch(new RegExp(`^tab \\d+ \\(p-[0-9a-f]{8}\\) already has ${PAGE_CALLS_QUEUED_PER_TAB_MAX} of your calls waiting`));
+  });
+
+  it('calls waiting on a tab whose host dies answer with the host\'s death sentence, and the next call works', async () => {
+    const pid = hostBrowserPid(forge.stateDir);
+    const holder = a.call('browser_evaluate', { function: '() => new Promise((r) => setTimeout(r, 20000))' });
+    await new Promise((r) => setTimeout(r, 300));
+    const waiting = Array.from({ length: 5 }, () => a.call('browser_snapshot'));
+    await new Promise((r) => setTimeout(r, 300));
+    process.kill(pid, 'SIGKILL');
+    const sentence = `the browser host exited (signal 9; pid ${pid}); the next call brings it back`;
+    for (const r of await Promise.all([holder, ...waiting])) expect(r.text).toBe(sentence);
+    const next = await a.call('browser_navigate', { url: `${pages.url}a` });
+    expect(next.isError, next.text).toBe(false);
+    expect(next.text).toContain('page a');
   });
 });

@@ -251,6 +251,8 @@ export class ProfileBrowser {
   /** One call's turn on its tab: the dialog rule, then the work raced against the host's death, a dialog opening and the call's deadline. */
   private async runOnTab<T>(turn: Turn<T>): Promise<{ value?: T; dialogOpened?: Tab; notice?: string; tab: Tab }> {
     const { seat, tool, tab, host, driver, work, notice, opts } = turn;
+    // The host may have died while this call waited for its turn: its death is the answer.
+    if (host.dead) throw new ForgeError('host_exited', host.dead.sentence);
     if (this.tabs.get(tab.pageId) !== tab || (!opts.tab && tab.owner !== seat)) {
       throw new ForgeError('tab_not_open', `tab ${tab.number} was closed before this call ran; ${this.tabs.describeFor(seat)}`);
     }
