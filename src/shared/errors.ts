@@ -15,6 +15,8 @@ export type ForgeErrorKind =
   | 'selector_not_found'
   | 'page_crashed'
   | 'popup_limit'
+  | 'calls_queued'
+  | 'url_refused'
   | 'not_lead'
   | 'host_in_use'
   | 'bad_request'
@@ -42,6 +44,12 @@ export function isForgeError(e: unknown, kind?: ForgeErrorKind): e is ForgeError
 export function hostExitedSentence(pid: number, signal: string | null, code: number | null): string {
   const cause = signal ? `signal ${signalNumber(signal)}` : `exit code ${code ?? 'unknown'}`;
   return `the browser host exited (${cause}; pid ${pid}); the next call brings it back`;
+}
+
+/** The host's death sentence when its display died: what died is named (Xvfb, its pid and cause), and Chromium that went with it. */
+export function displayExitedSentence(xvfbPid: number, signal: string | null, code: number | null, chromiumPid: number): string {
+  const cause = signal ? `signal ${signalNumber(signal)}` : `exit code ${code ?? 'unknown'}`;
+  return `the browser host exited: its display, Xvfb (pid ${xvfbPid}), ended (${cause}) and Chromium (pid ${chromiumPid}) went with it; the next call brings it back`;
 }
 
 const SIGNALS: Record<string, number> = {

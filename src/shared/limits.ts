@@ -81,3 +81,9 @@ export const TERM_INPUT_MAX_CHARS = 1024 * 1024;
 
 /** What a person reads when a paste is past `max` characters. */
 export const pasteTooLong = (max: number): string => `a paste is limited to ${max.toLocaleString('en-US')} characters; nothing was typed`;
+
+/** A seat's page calls waiting behind the one running on a tab: each runs after the one before it finished; past this a call is refused in words (a runaway loop, not a workload). */
+export const PAGE_CALLS_QUEUED_PER_TAB_MAX = 64;
+
+/** An evaluate's bound, ms: a promise the page never settles is answered in words by then (the page goes on running it), well inside the page call's own deadline. */
+export const EVALUATE_TIMEOUT_MS = 30_000;

@@ -9,6 +9,7 @@ import { DRIVER_ATTACH_TIMEOUT_MS, DEFAULT_PAGE_WIDTH, DEFAULT_PAGE_HEIGHT } fro
 import type { BrowserHost } from '../../workers/cdp/host.js';
 import { PARK_LEFT } from '../../workers/cdp/windows.js';
 import { PAGE_INIT_SCRIPT } from './init-script.js';
+import { blockedRequestPatterns, urlRefusal, type UrlPolicy } from './url-policy.js';
 
 /** Attach attempts before the host is named and ended: the first bound, then one fresh driver. */
 const ATTACH_ATTEMPTS = 2;
@@ -50,6 +51,22 @@ export class Driver {
       }
     }
     throw new ForgeError('host_not_answering', `the host is not answering: no driver could attach to ${host.profileKey} (pid ${host.pid}) within ${boundMs / 1000} s (${(last as Error)?.message?.split('\n')[0] ?? 'unknown'})`);
+  }
+
+  /**
+   * Stops every page, frame, popup and worker of the browser from loading what the policy
+   * refuses, whoever asked (a link, a script, a redirect): the browser-wide Fetch rule pauses
+   * only matching requests, and each is failed as blocked or let through.
+   */
+  async guardRequests(policy: UrlPolicy): Promise<void> {
+    this.cdp.on('Fetch.requestPaused', (e: { requestId: string; request: { url: string } }) => {
+      const blocked = urlRefusal(e.request.url, policy) !== undefined;
+      const answer = blocked
+        ? this.cdp.send('Fetch.failRequest', { requestId: e.requestId, errorReason: 'BlockedByClient' })
+        : this.cdp.send('Fetch.continueRequest', { requestId: e.requestId });
+      answer.catch(() => undefined); // the request's page may be gone meanwhile
+    });
+    await this.cdp.send('Fetch.enable', { patterns: blockedRequestPatterns(policy) });
   }
 
   /** Pages that were there before the driver attached (the host's boot tab). */
@@ -121,6 +138,17 @@ export class Driver {
       new Promise((r) => { timer = setTimeout(r, BARRIER_MAX_MS); }),
     ]);
     clearTimeout(timer);
+  }
+
+  /** Whether the browser itself answers a round trip within BARRIER_MAX_MS (a page may be stuck while it does). */
+  async answers(): Promise<boolean> {
+    let timer: NodeJS.Timeout | undefined;
+    const answered = await Promise.race([
+      this.cdp.send('Browser.getVersion').then(() => true, () => false),
+      new Promise<boolean>((r) => { timer = setTimeout(() => r(false), BARRIER_MAX_MS); }),
+    ]);
+    clearTimeout(timer);
+    return answered;
   }
 
   async close(): Promise<void> {

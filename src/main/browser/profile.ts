@@ -8,6 +8,8 @@ import { BrowserHost, type HostExit } from '../../workers/cdp/host.js';
 import { ForgeError, isForgeError } from '../../shared/errors.js';
 import { NAVIGATION_TIMEOUT_MS, POPUPS_PER_PAGE_MAX } from '../../shared/limits.js';
 import { Driver } from './driver.js';
+import { TabCallQueue } from './call-queue.js';
+import type { UrlPolicy } from './url-policy.js';
 import { TabRegistry, dialogRefusal, type DialogKind, type Tab } from './tabs.js';
 import { log } from '../logging.js';
 
@@ -49,6 +51,19 @@ export interface CallOptions {
   allowDialog?: boolean;
 }
 
+/** One page call waiting for, then taking, its turn on a tab. */
+interface Turn<T> {
+  seat: string;
+  tool: string;
+  tab: Tab;
+  host: BrowserHost;
+  driver: Driver;
+  work: (tab: Tab, driver: Driver) => Promise<T>;
+  notice: string | undefined;
+  opts: CallOptions & { tab?: Tab };
+  outcome: string;
+}
+
 export class ProfileBrowser {
   host?: BrowserHost;
   driver?: Driver;
@@ -66,10 +81,19 @@ export class ProfileBrowser {
   private rebuilding = new WeakSet<Page>();
   /** Seats that had a tab on the current host: its death is news to each of them. */
   private hostSeats = new Set<string>();
+  /** Each tab's page calls, one at a time. */
+  private readonly queue = new TabCallQueue();
+  /** A seat's current tab being found or opened, shared by its calls meanwhile. */
+  private resolvingTab = new Map<string, Promise<Tab>>();
   /** Popups announced by the browser and not yet registered as tabs, by target id. */
   private pendingPopups = new Map<string, { opener: string; registered: Promise<void>; done: () => void }>();
 
-  constructor(readonly key: string, readonly dir: string, private readonly events: ProfileEvents) {}
+  constructor(readonly key: string, readonly dir: string, private readonly events: ProfileEvents, private readonly opts: { allowFileUrls: boolean } = { allowFileUrls: false }) {}
+
+  /** What the profile's browser opens now: the config's file: rule and the running host's DevTools port. */
+  urlPolicy(): UrlPolicy {
+    return { allowFileUrls: this.opts.allowFileUrls, cdpPort: this.host?.cdpPort ?? 0 };
+  }
 
   get cacheRoot(): string { return this.dir; }
   /** The agent's browser_file_upload answered the tab's chooser. */
@@ -132,6 +156,7 @@ export class ProfileBrowser {
     let driver: Driver;
     try {
       driver = await Driver.attach(host);
+      await driver.guardRequests({ allowFileUrls: this.opts.allowFileUrls, cdpPort: host.cdpPort });
     } catch (e) {
       await host.stop();
       throw e;
@@ -157,7 +182,7 @@ export class ProfileBrowser {
     this.driver = undefined;
     this.host = undefined;
     void driver?.close();
-    log.warn({ profile: this.key, hostPid: e.pid, signal: e.signal, code: e.code }, 'browser host exited');
+    log.warn({ profile: this.key, hostPid: e.pid, died: e.died, diedPid: e.diedPid, signal: e.signal, code: e.code }, 'browser host exited');
     this.events.hostEnded(this, e.sentence);
     this.events.changed(this);
   }
@@ -205,34 +230,12 @@ export class ProfileBrowser {
       const { host, driver } = await this.ensure();
       hostPid = host.pid;
       port = host.cdpPort;
-      const tab = opts.tab ?? (await this.tabFor(seat, driver));
-      if (tab.dialog && !opts.allowDialog) throw new ForgeError('dialog_waiting', dialogRefusal(tab));
-      tab.lastUsed = Date.now();
-      const death = host.exited.then((e) => { throw new ForgeError('host_exited', e.sentence); });
-      let dialogWaiter: (() => void) | undefined;
-      const dialog = new Promise<'dialog'>((resolve) => { dialogWaiter = () => resolve('dialog'); });
-      if (!opts.allowDialog) tab.dialogWaiters.add(dialogWaiter!);
-      const job = work(tab, driver).catch(async (e: unknown) => {
-        // The driver may see its pages close before the process is reaped: a closed page is the
-        // host's death when the host exits within the grace.
-        if (!isForgeError(e) || e.kind === 'tab_not_open' || e.kind === 'page_crashed') {
-          await Promise.race([host.exited, new Promise((r) => setTimeout(r, HOST_DEATH_GRACE_MS))]);
-          if (host.dead) throw new ForgeError('host_exited', host.dead.sentence);
-        }
-        throw e;
-      });
-      job.catch(() => undefined); // a job a dialog or a death overtook must not become unhandled
-      death.catch(() => undefined);
+      const tab = opts.tab ?? (await this.seatTab(seat, driver));
+      const turn: Turn<T> = { seat, tool, tab, host, driver, work, notice, opts, outcome };
       try {
-        let deadline: NodeJS.Timeout | undefined;
-        const stalled = new Promise<never>((_, reject) => {
-          deadline = setTimeout(() => reject(new ForgeError('host_not_answering', `the host is not answering: ${tool} on tab ${tab.number} had no answer within ${PAGE_CALL_DEADLINE_MS / 1000} s (host pid ${host.pid})`)), PAGE_CALL_DEADLINE_MS);
-        });
-        const first = await Promise.race([job.then((value) => ({ value })), dialog, death, stalled]).finally(() => clearTimeout(deadline));
-        if (first === 'dialog') { outcome = 'dialog'; return { dialogOpened: tab, tab, notice }; }
-        return { value: first.value, tab, notice };
+        return await this.queue.run(tab, () => `tab ${tab.number} (${tab.pageId})`, () => this.runOnTab(turn));
       } finally {
-        tab.dialogWaiters.delete(dialogWaiter!);
+        outcome = turn.outcome;
       }
     } catch (e) {
       outcome = isForgeError(e) ? e.kind : 'error';
@@ -243,6 +246,69 @@ export class ProfileBrowser {
       this.lastActivity = Date.now();
       log.info({ seat, tool, profile: this.key, hostPid, port, cacheRoot: this.cacheRoot, ms: Date.now() - t0, outcome }, 'page call');
     }
+  }
+
+  /** One call's turn on its tab: the dialog rule, then the work raced against the host's death, a dialog opening and the call's deadline. */
+  private async runOnTab<T>(turn: Turn<T>): Promise<{ value?: T; dialogOpened?: Tab; notice?: string; tab: Tab }> {
+    const { seat, tool, tab, host, driver, work, notice, opts } = turn;
+    // The host may have died while this call waited for its turn: its death is the answer.
+    if (host.dead) throw new ForgeError('host_exited', host.dead.sentence);
+    if (this.tabs.get(tab.pageId) !== tab || (!opts.tab && tab.owner !== seat)) {
+      throw new ForgeError('tab_not_open', `tab ${tab.number} was closed before this call ran; ${this.tabs.describeFor(seat)}`);
+    }
+    if (tab.dialog && !opts.allowDialog) throw new ForgeError('dialog_waiting', dialogRefusal(tab));
+    tab.lastUsed = Date.now();
+    const death = host.exited.then((e) => { throw new ForgeError('host_exited', e.sentence); });
+    let dialogWaiter: (() => void) | undefined;
+    const dialog = new Promise<'dialog'>((resolve) => { dialogWaiter = () => resolve('dialog'); });
+    if (!opts.allowDialog) tab.dialogWaiters.add(dialogWaiter!);
+    const job = work(tab, driver).catch(async (e: unknown) => {
+      // The driver may see its pages close before the process is reaped: a closed page is the
+      // host's death when the host exits within the grace.
+      if (!isForgeError(e) || e.kind === 'tab_not_open' || e.kind === 'page_crashed') {
+        await Promise.race([host.exited, new Promise((r) => setTimeout(r, HOST_DEATH_GRACE_MS))]);
+        if (host.dead) throw new ForgeError('host_exited', host.dead.sentence);
+      }
+      throw e;
+    });
+    job.catch(() => undefined); // a job a dialog or a death overtook must not become unhandled
+    death.catch(() => undefined);
+    let deadline: NodeJS.Timeout | undefined;
+    const stalled = new Promise<never>((_, reject) => {
+      deadline = setTimeout(() => void this.stalledCall(tool, tab, host, driver).then(reject), PAGE_CALL_DEADLINE_MS);
+    });
+    try {
+      const first = await Promise.race([job.then((value) => ({ value })), dialog, death, stalled]);
+      if (first === 'dialog') { turn.outcome = 'dialog'; return { dialogOpened: tab, tab, notice }; }
+      return { value: first.value, tab, notice };
+    } finally {
+      clearTimeout(deadline);
+      tab.dialogWaiters.delete(dialogWaiter!);
+    }
+  }
+
+  /**
+   * A call past its deadline: when the browser still answers, it is the page that did not (it
+   * goes on running); only a browser that does not answer either is a host not answering.
+   */
+  private async stalledCall(tool: string, tab: Tab, host: BrowserHost, driver: Driver): Promise<ForgeError> {
+    const s = PAGE_CALL_DEADLINE_MS / 1000;
+    if (await driver.answers()) {
+      return new ForgeError('timeout', `the page in tab ${tab.number} (${tab.pageId}) did not answer ${tool} within ${s} s; the page still runs and the browser answers — take a browser_snapshot to see where it is`);
+    }
+    return new ForgeError('host_not_answering', `the host is not answering: ${tool} on tab ${tab.number} had no answer within ${s} s, and the browser did not answer either (host pid ${host.pid})`);
+  }
+
+  /** The seat's current tab; concurrent first calls of a seat share one resolution (one window, not one each). */
+  private seatTab(seat: string, driver: Driver): Promise<Tab> {
+    const cur = this.tabs.currentOf(seat);
+    if (cur) return Promise.resolve(cur);
+    let resolving = this.resolvingTab.get(seat);
+    if (!resolving) {
+      resolving = this.tabFor(seat, driver).finally(() => this.resolvingTab.delete(seat));
+      this.resolvingTab.set(seat, resolving);
+    }
+    return resolving;
   }
 
   /** The seat's current tab: its own, else the adopted boot tab, else a new window. */
@@ -293,7 +359,14 @@ export class ProfileBrowser {
     this.events.changed(this);
   }
 
+  /**
+   * Closes a tab, or blanks it when it is the host's last window. The choice and the tab's removal
+   * happen together, before anything is awaited: closes running at once (sessions ending
+   * together) each see the windows the others have already taken, so one of them always keeps
+   * the last window.
+   */
   async closeTab(tab: Tab): Promise<void> {
+    if (this.tabs.get(tab.pageId) !== tab) return; // closed meanwhile by another call
     if (this.tabs.size === 1) {
       // The host's last window: blanked and handed back as its boot tab, since closing it would end Chromium.
       const held = tab.dialog;
@@ -304,9 +377,17 @@ export class ProfileBrowser {
       this.events.changed(this);
       return;
     }
+    this.forget(tab);
     // A held dialog goes with its tab; beforeunload is not run again.
     await tab.page.close({ runBeforeUnload: false }).catch(() => undefined);
+  }
+
+  /** A tab's window is gone or going: out of the registry, and a popup hands its seat and its viewers back to its opener. */
+  private forget(tab: Tab): void {
+    const opener = tab.openerPageId ? this.tabs.get(tab.openerPageId) : undefined;
     this.tabs.remove(tab.pageId);
+    if (opener && tab.owner) opener.notices.push(`the popup in tab ${tab.number} closed; tab ${opener.number} is your current tab again`);
+    if (opener) this.events.popupClosed?.(this, tab, opener);
     this.events.changed(this);
   }
 
@@ -379,11 +460,7 @@ export class ProfileBrowser {
     page.on('crash', () => { tab.crashed = true; this.events.changed(this); });
     page.on('close', () => {
       if (this.rebuilding.has(page) || tab.page !== page || !this.tabs.get(tab.pageId)) return;
-      const opener = tab.openerPageId ? this.tabs.get(tab.openerPageId) : undefined;
-      this.tabs.remove(tab.pageId);
-      if (opener && tab.owner) opener.notices.push(`the popup in tab ${tab.number} closed; tab ${opener.number} is your current tab again`);
-      if (opener) this.events.popupClosed?.(this, tab, opener);
-      this.events.changed(this);
+      this.forget(tab);
     });
     const refreshTitle = (): void => {
       page.title().then((t) => { if (t !== tab.title) { tab.title = t; this.events.changed(this); } }, () => undefined);

@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { ForgeError, isForgeError } from '../../shared/errors.js';
-import { EVALUATE_RESULT_MAX_CHARS, NAVIGATION_TIMEOUT_MS, PAGE_ACTION_TIMEOUT_MS, SNAPSHOT_MAX_CHARS } from '../../shared/limits.js';
+import { EVALUATE_RESULT_MAX_CHARS, EVALUATE_TIMEOUT_MS, NAVIGATION_TIMEOUT_MS, PAGE_ACTION_TIMEOUT_MS, SNAPSHOT_MAX_CHARS } from '../../shared/limits.js';
 import type { SessionContext, ToolAnswer } from '../mcp/context.js';
 import { isLead } from '../seat.js';
 import { inForgeWords } from './driver-errors.js';
@@ -13,6 +13,7 @@ import { locate } from './locate.js';
 import type { ProfileBrowser } from './profile.js';
 import type { Tab } from './tabs.js';
 import { takeEvents } from './agent-events.js';
+import { refuseUrl } from './url-policy.js';
 
 export interface ToolHost { profile(key: string): ProfileBrowser }
 
@@ -88,6 +89,20 @@ async function onTab(p: ProfileBrowser, ctx: SessionContext, tool: string, what:
   return { text: [...notes, r.value as string].join('\n') };
 }
 
+/** An evaluate's answer, or past EVALUATE_TIMEOUT_MS the page's silence in words: the page was asked and did not answer, the host is fine. */
+async function withinEvaluateBound(tab: Tab, evaluation: Promise<unknown>): Promise<unknown> {
+  let timer: NodeJS.Timeout | undefined;
+  const silence = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new ForgeError('timeout', `the page in tab ${tab.number} (${tab.pageId}) did not answer the evaluate within ${EVALUATE_TIMEOUT_MS / 1000} s; the page still runs (a promise it never settles goes on waiting there)`)), EVALUATE_TIMEOUT_MS);
+  });
+  evaluation.catch(() => undefined); // an evaluate the bound overtook may still fail later
+  try {
+    return await Promise.race([evaluation, silence]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 function looksLikeFunction(src: string): boolean {
   return /^\s*(async\s+)?(function\b|\([^)]*\)\s*=>|[A-Za-z_$][\w$]*\s*=>)/.test(src);
 }
@@ -98,6 +113,7 @@ const TOOLS: ToolDef[] = [
     description: 'Navigate your current tab to a URL (your first page call opens your tab).',
     schema: z.object({ url: z.string().describe('The URL to open') }).strict(),
     run: (a, ctx, p) => onTab(p, ctx, 'browser_navigate', 'loading the address', async (tab) => {
+      refuseUrl(a.url as string, p.urlPolicy());
       await tab.page.goto(a.url as string, { waitUntil: 'load', timeout: NAVIGATION_TIMEOUT_MS });
       return pageState(tab);
     }),
@@ -158,13 +174,14 @@ const TOOLS: ToolDef[] = [
     schema: z.object({ function: z.string(), element, ref: z.string().optional() }).strict(),
     run: (a, ctx, p) => onTab(p, ctx, 'browser_evaluate', 'evaluating', async (tab) => {
       const src = a.function as string;
-      let result: unknown;
+      let evaluation: Promise<unknown>;
       if (a.ref) {
         const loc = await locate(tab, a.ref as string);
-        result = await loc.evaluate(new Function('element', `return (${src})(element)`) as (el: unknown) => unknown, undefined, { timeout: PAGE_ACTION_TIMEOUT_MS });
+        evaluation = loc.evaluate(new Function('element', `return (${src})(element)`) as (el: unknown) => unknown, undefined, { timeout: PAGE_ACTION_TIMEOUT_MS });
       } else {
-        result = looksLikeFunction(src) ? await tab.page.evaluate(new Function(`return (${src})()`) as () => unknown) : await tab.page.evaluate(src);
+        evaluation = looksLikeFunction(src) ? tab.page.evaluate(new Function(`return (${src})()`) as () => unknown) : tab.page.evaluate(src);
       }
+      const result = await withinEvaluateBound(tab, evaluation);
       let text = result === undefined ? 'undefined' : JSON.stringify(result, null, 2) ?? String(result);
       if (text.length > EVALUATE_RESULT_MAX_CHARS) text = `${text.slice(0, EVALUATE_RESULT_MAX_CHARS)}… (cut at ${EVALUATE_RESULT_MAX_CHARS} characters)`;
       return `### Result\n${text}\n${await pageState(tab, false)}`;
@@ -255,6 +272,7 @@ async function tabsTool(a: Record<string, unknown>, ctx: SessionContext, p: Prof
     }
     case 'new':
       return onTab(p, ctx, 'browser_tabs', 'opening a tab', async () => {
+        if (a.url) refuseUrl(a.url as string, p.urlPolicy());
         const { driver } = await p.ensure();
         const tab = await p.openTab(seat, driver);
         if (a.url) await tab.page.goto(a.url as string, { waitUntil: 'load', timeout: NAVIGATION_TIMEOUT_MS }).catch((e) => { throw inForgeWords(e, tab, 'loading the address'); });

@@ -3,14 +3,15 @@
  *
  * Each child is spawned detached (its own process group, so stopping kills the whole group,
  * Chromium's zygote and renderers included) and behind `setpriv --pdeathsig`, so the server's
- * sudden death (kill -9) takes them too: Xvfb gets SIGTERM (it removes its own X lock files),
+ * sudden death (kill -9) takes them too: Xvfb gets SIGTERM (it removes its own X socket),
  * Chromium gets SIGKILL. The parent-death signal is tied to the spawning thread, so hosts are
  * spawned from the main thread, which lives as long as the server.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, existsSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync, existsSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { ForgeError, hostExitedSentence } from '../../shared/errors.js';
+import { ForgeError, displayExitedSentence, hostExitedSentence } from '../../shared/errors.js';
 import { HOST_START_TIMEOUT_MS } from '../../shared/limits.js';
 
 export const CHROMIUM_BINARY = process.env.FORGE_CHROMIUM ?? '/usr/lib/chromium/chromium';
@@ -26,17 +27,39 @@ const FB_DIR_PREFIX = '/dev/shm/forge-fb-';
 
 /**
  * Removes framebuffer directories left by servers that died without stopping (kill -9): Xvfb
- * removes its file on the parent-death SIGTERM, not the directory forge made for it.
+ * removes its file on the parent-death SIGTERM, not the directory forge made for it. Only a
+ * directory of this user whose server is known gone is removed: a live server's (whoever's it
+ * is), another user's, or one whose pid cannot be checked stays.
  */
 export function sweepDeadFramebuffers(): void {
   let names: string[];
   try { names = readdirSync('/dev/shm'); } catch { return; }
+  const uid = process.getuid?.();
   for (const name of names) {
     const m = /^forge-fb-(\d+)-/.exec(name);
     if (!m) continue;
-    try { process.kill(Number(m[1]), 0); continue; } catch { /* its server is gone */ }
-    rmSync(`/dev/shm/${name}`, { recursive: true, force: true });
+    const dir = `/dev/shm/${name}`;
+    try {
+      if (uid !== undefined && lstatSync(dir).uid !== uid) continue;
+      if (!processGone(Number(m[1]))) continue;
+      rmSync(dir, { recursive: true, force: true });
+    } catch { /* taken meanwhile, or not ours to remove */ }
   }
+}
+
+/** Whether `pid` runs (neither gone nor a zombie waiting to be reaped). */
+function processRunning(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+  } catch {
+    return false;
+  }
+}
+
+/** Whether no process has this pid: only ESRCH says so (EPERM is another user's live process). */
+function processGone(pid: number): boolean {
+  try { process.kill(pid, 0); return false; } catch (e) { return (e as NodeJS.ErrnoException).code === 'ESRCH'; }
 }
 
 /** Grace between SIGTERM and SIGKILL of a host's process groups, ms. */
@@ -52,6 +75,9 @@ const liveHosts = new Set<BrowserHost>();
 process.once('exit', () => {
   for (const h of liveHosts) h.killNow();
 });
+/** How long Chromium's exit waits for a display already dead (a zombie) to be reported, ms: Xvfb's end is then the host's cause. */
+const DISPLAY_EXIT_REPORT_MS = 500;
+
 /** Poll period while waiting for DevToolsActivePort, ms. */
 const PORT_POLL_MS = 25;
 
@@ -95,7 +121,8 @@ export function chromiumArgs(userDataDir: string): string[] {
   ];
 }
 
-export interface HostExit { pid: number; signal: string | null; code: number | null; sentence: string }
+/** `pid` is Chromium's; `died` names the process whose end ended the host, `diedPid` its pid. */
+export interface HostExit { pid: number; died: 'xvfb' | 'chromium'; diedPid: number; signal: string | null; code: number | null; sentence: string }
 
 export interface HostOptions {
   profileKey: string;
@@ -117,6 +144,8 @@ export class BrowserHost {
   private chromium?: ChildProcess;
   private exitInfo?: HostExit;
   private stopping = false;
+  /** Chromium's exit held back while its dead display's exit is awaited. */
+  private displayWait?: NodeJS.Timeout;
   private exitListeners: Array<(e: HostExit) => void> = [];
   readonly exited: Promise<HostExit>;
   private resolveExited!: (e: HostExit) => void;
@@ -185,8 +214,7 @@ export class BrowserHost {
     mkdirSync(this.userDataDir, { recursive: true });
     const portFile = join(this.userDataDir, 'DevToolsActivePort');
     rmSync(portFile, { force: true });
-    // A host killed earlier leaves Chromium's singleton lock; no live host of ours holds it now.
-    for (const f of ['SingletonLock', 'SingletonSocket', 'SingletonCookie']) rmSync(join(this.userDataDir, f), { force: true });
+    clearStaleSingleton(this.userDataDir);
     markExitedCleanly(join(this.userDataDir, 'Default', 'Preferences'));
     const child = spawn(SETPRIV_BINARY, ['--pdeathsig', 'SIGKILL', '--', CHROMIUM_BINARY, ...chromiumArgs(this.userDataDir)], {
       detached: true,
@@ -219,17 +247,36 @@ export class BrowserHost {
 
   private childExited(which: 'xvfb' | 'chromium', pid: number, code: number | null, signal: NodeJS.Signals | null): void {
     if (this.exitInfo) return;
-    // The host is Chromium: its death is the host's death; a lost display kills Chromium too.
-    const chromiumPid = which === 'chromium' ? pid : (this.chromium?.pid ?? pid);
-    this.exitInfo = { pid: chromiumPid, signal, code, sentence: hostExitedSentence(chromiumPid, signal, code) };
-    if (which === 'xvfb') killGroup(this.chromium, 'SIGKILL');
-    else killGroup(this.chromium, 'SIGKILL'); // the zygote and renderers go with the browser
+    if (which === 'chromium' && !this.displayWait && this.displayDiedUnreported()) {
+      // Chromium ended because its display did: Xvfb's own exit, reported in a moment, is the cause.
+      this.displayWait = setTimeout(() => this.hostEnded('chromium', pid, code, signal), DISPLAY_EXIT_REPORT_MS);
+      this.displayWait.unref();
+      return;
+    }
+    this.hostEnded(which, pid, code, signal);
+  }
+
+  /** Xvfb is dead (gone or a zombie) but its exit has not been reported yet. */
+  private displayDiedUnreported(): boolean {
+    const x = this.xvfb;
+    return !this.stopping && !!x?.pid && x.exitCode === null && x.signalCode === null && !processRunning(x.pid);
+  }
+
+  private hostEnded(which: 'xvfb' | 'chromium', pid: number, code: number | null, signal: NodeJS.Signals | null): void {
+    if (this.exitInfo) return;
+    clearTimeout(this.displayWait);
+    // The host is Chromium: its death is the host's death; a lost display kills Chromium too,
+    // and the sentence names what really died.
+    const chromiumPid = which === 'chromium' ? pid : (this.chromium?.pid ?? 0);
+    const sentence = which === 'xvfb' ? displayExitedSentence(pid, signal, code, chromiumPid) : hostExitedSentence(pid, signal, code);
+    this.exitInfo = { pid: chromiumPid, died: which, diedPid: pid, signal, code, sentence };
+    killGroup(this.chromium, 'SIGKILL'); // the zygote and renderers go with the browser
     for (const cb of this.exitListeners.splice(0)) cb(this.exitInfo);
     this.resolveExited(this.exitInfo);
     if (!this.stopping) void this.stop();
   }
 
-  /** Ends the host: both process groups, then the X lock files and the framebuffer. Idempotent. */
+  /** Ends the host: both process groups, then its own framebuffer directory. Idempotent. */
   async stop(): Promise<void> {
     if (this.stopping) return this.stopped;
     this.stopping = true;
@@ -243,17 +290,16 @@ export class BrowserHost {
       killGroup(this.chromium, 'SIGKILL');
       killGroup(this.xvfb, 'SIGKILL');
       await Promise.all([waitExit(this.chromium, STOP_GRACE_MS), waitExit(this.xvfb, STOP_GRACE_MS)]);
-      if (this.display >= 0) {
-        rmSync(`/tmp/.X${this.display}-lock`, { force: true });
-        rmSync(`/tmp/.X11-unix/X${this.display}`, { force: true });
-      }
+      // The display's files are Xvfb's own, never removed here: started with -displayfd it takes
+      // no lock file, its SIGTERM removes its socket, and after a kill -9 the next Xvfb to take
+      // that number replaces the stale socket. By now that next Xvfb may well own the number.
       if (this.fbDir) rmSync(this.fbDir, { recursive: true, force: true });
       liveHosts.delete(this);
     })();
     return this.stopped;
   }
 
-  /** Ends both process groups at once, synchronously: for the server's own exit. Xvfb gets SIGTERM, so it removes its X lock files. */
+  /** Ends both process groups at once, synchronously: for the server's own exit. Xvfb gets SIGTERM, so it removes its X socket. */
   killNow(): void {
     killGroup(this.chromium, 'SIGKILL');
     killGroup(this.xvfb, 'SIGTERM');
@@ -290,4 +336,30 @@ function markExitedCleanly(prefsFile: string): void {
   if (profile.exit_type === 'Normal' && profile.exited_cleanly === true) return;
   prefs.profile = { ...profile, exit_type: 'Normal', exited_cleanly: true };
   writeFileSync(prefsFile, JSON.stringify(prefs));
+}
+
+/** Chromium's profile lock files: SingletonLock is a symlink to `<hostname>-<pid>` of the Chromium holding the profile. */
+const SINGLETON_FILES = ['SingletonLock', 'SingletonSocket', 'SingletonCookie'];
+
+/**
+ * A host killed earlier leaves Chromium's profile lock behind, and the next Chromium would refuse
+ * the profile. The lock is removed only when it names a Chromium of this machine that is gone; a
+ * lock a live Chromium holds is that Chromium's, and the start is refused in words instead.
+ */
+function clearStaleSingleton(userDataDir: string): void {
+  let target: string;
+  try { target = readlinkSync(join(userDataDir, 'SingletonLock')); } catch { return; }
+  const m = /^(.*)-(\d+)$/.exec(target);
+  if (m && m[1] === hostname()) {
+    const pid = Number(m[2]);
+    if (!processGone(pid) && holdsProfile(pid, userDataDir)) {
+      throw new ForgeError('host_start_failed', `the profile's Chromium is already running (pid ${pid}, ${userDataDir}); forge does not start a second one on the same profile`);
+    }
+  }
+  for (const f of SINGLETON_FILES) rmSync(join(userDataDir, f), { force: true });
+}
+
+/** Whether the live process `pid` is a Chromium on this user data directory (and not a pid reused since). */
+function holdsProfile(pid: number, userDataDir: string): boolean {
+  try { return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').includes(`--user-data-dir=${userDataDir}`); } catch { return !processGone(pid); }
 }
