@@ -2,7 +2,7 @@
  * The shared browser does not open the server's disk, the browser's own pages or the host's
  * DevTools endpoint for an agent: every agent path that names a URL refuses them in words and no
  * tab shows them; a page cannot reach them by its own navigation either. With
- * `[browser] allow_file_urls = true` a file: URL opens.
+ * `[agent] allow_file_urls = true` a file: URL opens.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -17,7 +17,7 @@ let pages: PageServer;
 let a: Agent;
 let cdpPort = 0;
 
-const FILE_REFUSAL = 'forge does not open file: URLs; set [browser] allow_file_urls = true in forge.toml to allow them';
+const FILE_REFUSAL = 'forge does not open file: URLs; set [agent] allow_file_urls = true in forge.toml to allow them';
 
 beforeAll(async () => {
   forge = await startForge();
@@ -94,7 +94,7 @@ describe('a page reaching the CDP endpoint by itself', () => {
   });
 });
 
-describe('[browser] allow_file_urls = true', () => {
+describe('[agent] allow_file_urls = true', () => {
   let open: RunningServer;
   let agent: Agent;
   let dir: string;
@@ -102,7 +102,7 @@ describe('[browser] allow_file_urls = true', () => {
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'forge-file-url-'));
     writeFileSync(join(dir, 'page.html'), '<title>On disk</title><p>read from the disk</p>');
-    open = await startForge({ toml: '[browser]\nallow_file_urls = true\n' });
+    open = await startForge({ toml: '[agent]\nallow_file_urls = true\n' });
     agent = await connectAgent(open, 'default/files/lead');
   });
 

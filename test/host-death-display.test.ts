@@ -52,7 +52,7 @@ function listeningXSocket(pid: number): string {
 
 async function framesReachAViewer(): Promise<void> {
   // The viewer's token: a person's when the server hands one out, else the shared one.
-  const token = (forge.info as { viewer_token?: string }).viewer_token ?? forge.info.token;
+  const token = forge.info.viewer_token;
   const v = await openViewer(forge.info.port, token);
   try {
     v.send({ t: 'attach', tab: 1, w: 800, h: 600 });

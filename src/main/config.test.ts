@@ -21,10 +21,10 @@ describe('forge.toml', () => {
     expect(() => parseConfig('[org]\nname = "acme\n', 'forge.toml')).toThrow(/^forge\.toml:2: /);
   });
 
-  it('file: URLs are refused unless [browser] allow_file_urls = true, and the key takes only true or false', () => {
-    expect(defaultConfig().browser.allowFileUrls).toBe(false);
-    expect(parseConfig('[browser]\nallow_file_urls = true\n', 'forge.toml').browser.allowFileUrls).toBe(true);
-    expect(() => parseConfig('[browser]\nallow_file_urls = "yes"\n', 'f.toml')).toThrow('f.toml:2: key browser.allow_file_urls must be a boolean');
+  it('file: URLs are refused unless [agent] allow_file_urls = true, and the key takes only true or false', () => {
+    expect(defaultConfig().agent.allowFileUrls).toBe(false);
+    expect(parseConfig('[agent]\nallow_file_urls = true\n', 'forge.toml').agent.allowFileUrls).toBe(true);
+    expect(() => parseConfig('[agent]\nallow_file_urls = "yes"\n', 'f.toml')).toThrow('f.toml:2: key agent.allow_file_urls must be a boolean');
   });
 
   it('a key of the wrong type is refused naming it', () => {

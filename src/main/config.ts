@@ -25,7 +25,8 @@ export interface ForgeConfig {
   /** Project overrides of the org's profile, by project name. */
   projects: Record<string, { browserProfile?: string }>;
   /** `allowFileUrls`: whether agents may open file: URLs in the shared browser (off: the server's disk is not the agents'). */
-  browser: { idleMinutes: number; maxLiveTabs: number; allowFileUrls: boolean };
+  browser: { idleMinutes: number; maxLiveTabs: number };
+  agent: { allowFileUrls: boolean };
   terminal: { idleMinutes: number; shell?: string };
   server: ServerConfig;
 }
@@ -49,7 +50,8 @@ export function defaultConfig(): ForgeConfig {
     source: 'the embedded default',
     org: { name: 'default', browserProfile: 'default' },
     projects: {},
-    browser: { idleMinutes: BROWSER_IDLE_MINUTES_DEFAULT, maxLiveTabs: MAX_LIVE_TABS_DEFAULT, allowFileUrls: false },
+    browser: { idleMinutes: BROWSER_IDLE_MINUTES_DEFAULT, maxLiveTabs: MAX_LIVE_TABS_DEFAULT },
+    agent: { allowFileUrls: false },
     terminal: { idleMinutes: TERMINAL_IDLE_MINUTES_DEFAULT },
     server: { host: DEFAULT_HOST, port: DEFAULT_PORT, insecureRemote: false },
   };
@@ -62,7 +64,8 @@ const SCHEMA: Shape = {
   org: { name: 'string', browser_profile: 'string' },
   project: { name: 'string', browser_profile: 'string' },
   projects: 'projects',
-  browser: { idle_minutes: 'number', max_live_tabs: 'number', allow_file_urls: 'boolean' },
+  browser: { idle_minutes: 'number', max_live_tabs: 'number' },
+  agent: { allow_file_urls: 'boolean' },
   terminal: { idle_minutes: 'number', shell: 'string' },
   server: { host: 'string', port: 'number', tls_cert: 'string', tls_key: 'string', public_url: 'string', insecure_remote: 'boolean' },
 };
@@ -111,10 +114,11 @@ export function parseConfig(text: string, file: string): ForgeConfig {
   for (const [p, v] of Object.entries(projects ?? {})) {
     if (v.browser_profile !== undefined) cfg.projects[p] = { browserProfile: name(v.browser_profile as string, `projects.${p}.browser_profile`, text, file) };
   }
-  const browser = doc.browser as { idle_minutes?: number; max_live_tabs?: number; allow_file_urls?: boolean } | undefined;
+  const browser = doc.browser as { idle_minutes?: number; max_live_tabs?: number } | undefined;
+  const agent = doc.agent as { allow_file_urls?: boolean } | undefined;
   if (browser?.idle_minutes !== undefined) cfg.browser.idleMinutes = positive(browser.idle_minutes, 'browser.idle_minutes', text, file);
   if (browser?.max_live_tabs !== undefined) cfg.browser.maxLiveTabs = positive(browser.max_live_tabs, 'browser.max_live_tabs', text, file);
-  if (browser?.allow_file_urls !== undefined) cfg.browser.allowFileUrls = browser.allow_file_urls;
+  if (agent?.allow_file_urls !== undefined) cfg.agent.allowFileUrls = agent.allow_file_urls;
   const terminal = doc.terminal as Record<string, unknown> | undefined;
   if (terminal?.idle_minutes !== undefined) cfg.terminal.idleMinutes = positive(terminal.idle_minutes as number, 'terminal.idle_minutes', text, file);
   if (terminal?.shell !== undefined) cfg.terminal.shell = terminal.shell as string;

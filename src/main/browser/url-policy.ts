@@ -8,7 +8,7 @@
 import { ForgeError } from '../../shared/errors.js';
 
 export interface UrlPolicy {
-  /** `[browser] allow_file_urls` in forge.toml. */
+  /** `[agent] allow_file_urls` in forge.toml. */
   allowFileUrls: boolean;
   /** The host's DevTools port: nothing but forge may reach it. */
   cdpPort: number;
@@ -20,7 +20,7 @@ const BROWSER_SCHEMES = ['chrome:', 'chrome-untrusted:', 'chrome-extension:', 'c
 /** Ports a scheme uses when its URL names none. */
 const DEFAULT_PORTS: Record<string, number> = { 'http:': 80, 'https:': 443, 'ws:': 80, 'wss:': 443 };
 
-export const FILE_URL_REFUSAL = 'forge does not open file: URLs; set [browser] allow_file_urls = true in forge.toml to allow them';
+export const FILE_URL_REFUSAL = 'forge does not open file: URLs; set [agent] allow_file_urls = true in forge.toml to allow them';
 
 /** The sentence refusing `raw`, or undefined when the shared browser may open it. */
 export function urlRefusal(raw: string, policy: UrlPolicy): string | undefined {
