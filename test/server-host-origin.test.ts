@@ -97,3 +97,21 @@ describe('a browser page elsewhere cannot open the viewer socket or MCP, even wi
     expect(r.text).toContain('a page at "https://evil.example" may not open this forge\'s viewer socket or MCP');
   });
 });
+
+describe('the main thread\'s loopback MCP endpoint answers the relay and the stdio bridge only', () => {
+  /** A request straight to the loopback endpoint the relay forwards /mcp to. */
+  function direct(headers: Record<string, string>): Promise<number> {
+    const url = new URL(forge.info.local_mcp_url!);
+    return new Promise((resolve, reject) => {
+      const req = request({ host: url.hostname, port: Number(url.port), path: '/mcp?seat=default/p/lead', method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${forge.info.token}`, ...headers } }, (res) => { res.resume(); resolve(res.statusCode ?? 0); });
+      req.on('error', reject);
+      req.end(init);
+    });
+  }
+
+  it('a page reaching its port under a rebound name, or with any Origin, is refused with 403', async () => {
+    expect(await direct({ host: `evil.example:${new URL(forge.info.local_mcp_url!).port}` })).toBe(403);
+    expect(await direct({ origin: 'http://evil.example' })).toBe(403);
+    expect(await direct({})).toBe(200);
+  });
+});

@@ -63,6 +63,13 @@ export class McpEndpoint {
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://localhost');
     if (url.pathname !== '/mcp') { res.writeHead(404).end('not found'); return; }
+    // This loopback endpoint is reached by the relay's proxy and the stdio bridge, never by a page:
+    // a request with an Origin, or under a name that is not loopback, is a rebound page reaching the port.
+    if (req.headers.origin !== undefined || !LOOPBACK_HOST.test(req.headers.host ?? '')) {
+      res.writeHead(403, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32001, message: 'this endpoint answers the local relay and the stdio bridge only; use the server\'s /mcp' }, id: null }));
+      return;
+    }
     const grant = this.authorized(req);
     if (typeof grant === 'string') {
       res.writeHead(401, { 'content-type': 'application/json', 'www-authenticate': 'Bearer' })
@@ -130,6 +137,9 @@ export class McpEndpoint {
     this.http?.closeAllConnections();
   }
 }
+
+/** The Host a loopback request carries: a loopback name with this endpoint's port. */
+const LOOPBACK_HOST = /^(127\.0\.0\.1|localhost|\[::1\]):\d{1,5}$/;
 
 /** Largest MCP request body, bytes: tool arguments, never files. */
 const BODY_MAX_BYTES = 4 * 1024 * 1024;
