@@ -24,14 +24,50 @@ export interface McpHooks {
   sessionClosed(ctx: SessionContext): void;
 }
 
-interface Session { transport: StreamableHTTPServerTransport; ctx: SessionContext; grant: AgentGrant }
+/**
+ * At stop, how long running calls have to send their answer before the sessions are closed, ms: a
+ * call the stop itself ended (a terminal__wait, a hand-off) answers in words instead of losing its
+ * answer to the closing stream.
+ */
+export const MCP_CLOSE_GRACE_MS = 500;
+
+interface Session {
+  transport: StreamableHTTPServerTransport;
+  ctx: SessionContext;
+  grant: AgentGrant;
+  /** Requests whose answer is still open: running calls (POST) and the client's GET stream. */
+  open: { calls: number; streams: number };
+}
 
 export class McpEndpoint {
   private http?: Server;
   private sessions = new Map<string, Session>();
+  /** Called whenever a call's answer ends: close() waits on them. */
+  private callEnded: Array<() => void> = [];
   port = 0;
 
   constructor(private readonly book: TokenBook, private readonly hooks: McpHooks, private readonly version: string) {}
+
+  /** Counts the request as open on its session until its answer ends (finished, or the client went). */
+  private track(s: Session, req: IncomingMessage, res: ServerResponse): void {
+    const kind = req.method === 'GET' ? 'streams' : 'calls';
+    s.open[kind]++;
+    res.once('close', () => {
+      s.open[kind]--;
+      if (kind === 'calls') for (const w of this.callEnded.splice(0)) w();
+    });
+  }
+
+  /** Resolves once no session has a call running, or after `ms`. */
+  private async callsAnswered(ms: number): Promise<void> {
+    const deadline = Date.now() + ms;
+    while ([...this.sessions.values()].some((s) => s.open.calls > 0) && Date.now() < deadline) {
+      await new Promise<void>((r) => {
+        const t = setTimeout(r, deadline - Date.now());
+        this.callEnded.push(() => { clearTimeout(t); r(); });
+      });
+    }
+  }
 
   async listen(): Promise<number> {
     this.http = createServer((req, res) => {
@@ -78,6 +114,7 @@ export class McpEndpoint {
           .end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32001, message: `this agent key does not cover seat ${existing.ctx.seat.key}` }, id: null }));
         return;
       }
+      this.track(existing, req, res);
       await existing.transport.handleRequest(req, res, req.method === 'POST' ? await readJson(req) : undefined);
       return;
     }
@@ -111,7 +148,7 @@ export class McpEndpoint {
     this.hooks.registerTools(server, ctx);
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => sessionId,
-      onsessioninitialized: (id) => { this.sessions.set(id, { transport, ctx, grant }); },
+      onsessioninitialized: (id) => { this.sessions.set(id, { transport, ctx, grant, open: { calls: 0, streams: 0 } }); },
     });
     transport.onclose = () => {
       // Runs before the SDK aborts the session's running calls, so they can tell an ended session from a cancel.
@@ -124,7 +161,8 @@ export class McpEndpoint {
   }
 
   async close(): Promise<void> {
-    for (const s of this.sessions.values()) await s.transport.close().catch(() => undefined);
+    await this.callsAnswered(MCP_CLOSE_GRACE_MS);
+    for (const s of [...this.sessions.values()]) await s.transport.close().catch(() => undefined);
     this.sessions.clear();
     await new Promise<void>((r) => (this.http ? this.http.close(() => r()) : r()));
     this.http?.closeAllConnections();
