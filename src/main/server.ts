@@ -92,7 +92,7 @@ export async function startServer(opts: ServeOptions): Promise<void> {
   const info = { pid: process.pid, port: listening, viewer_url: `${base}/?token=${viewerToken}`, mcp_url: `${base}/mcp`, token, viewer_token: viewerToken };
   writeServerInfo(stateDir, info);
   const gauges = setInterval(() => {
-    hub.post({ t: 'gauges', text: surfaces.map((s) => s.gauges?.() ?? '').filter(Boolean).join('\n') });
+    hub.post({ t: 'gauges', text: [mcp.gauges(), ...surfaces.map((s) => s.gauges?.() ?? '')].filter(Boolean).join('\n') });
   }, GAUGES_PERIOD_MS);
   gauges.unref();
   // `forge token new` / `revoke` write the state dir's tokens: the door and MCP follow within a moment.
