@@ -97,7 +97,7 @@ export async function startServer(opts: ServeOptions): Promise<void> {
   const info = { pid: process.pid, port: listening, viewer_url: `${base}/?token=${viewerToken}`, mcp_url: `${base}/mcp`, local_mcp_url: `http://127.0.0.1:${mcpPort}/mcp`, token, viewer_token: viewerToken };
   writeServerInfo(stateDir, info);
   const gauges = setInterval(() => {
-    hub.post({ t: 'gauges', text: surfaces.map((s) => s.gauges?.() ?? '').filter(Boolean).join('\n') });
+    hub.post({ t: 'gauges', text: [mcp.gauges(), ...surfaces.map((s) => s.gauges?.() ?? '')].filter(Boolean).join('\n') });
   }, GAUGES_PERIOD_MS);
   gauges.unref();
   // `forge token new` / `revoke` write the state dir's tokens: the door and MCP follow within a moment.
@@ -127,18 +127,38 @@ export async function startServer(opts: ServeOptions): Promise<void> {
     if (stopping) return;
     stopping = true;
     log.info({ signal }, 'forge is stopping');
-    const hard = setTimeout(() => process.exit(1), SHUTDOWN_TIMEOUT_MS);
+    const hard = setTimeout(() => {
+      log.error({ ms: SHUTDOWN_TIMEOUT_MS }, 'forge did not stop in time; exiting anyway');
+      removeServerInfo(stateDir, process.pid);
+      process.exit(1);
+    }, SHUTDOWN_TIMEOUT_MS);
     hard.unref();
     clearInterval(gauges);
     clearInterval(tokenWatch);
+    // In order: the surfaces (hosts, shells: their viewers are told why), the agents' sessions, then the sockets.
     await Promise.allSettled(surfaces.map((s) => s.stop()));
     await mcp.close().catch(() => undefined);
-    relay.postMessage({ t: 'stop' });
-    await Promise.race([new Promise((r) => relay.once('message', r)), new Promise((r) => setTimeout(r, 500))]);
-    await relay.terminate();
+    await stopRelay(relay);
     removeServerInfo(stateDir, process.pid);
+    log.info({ signal }, 'forge stopped');
     process.exit(0);
   };
   process.on('SIGINT', () => void stop('SIGINT'));
   process.on('SIGTERM', () => void stop('SIGTERM'));
+}
+
+/**
+ * How long the relay thread has to close its sockets and end by itself, ms, before it is
+ * terminated: its own drain (see the relay's STOP_DRAIN_MS) fits well inside.
+ */
+const RELAY_EXIT_DEADLINE_MS = 1500;
+
+/** Asks the relay to close every socket and end; terminates it only when it has not ended by the deadline. */
+async function stopRelay(relay: Worker): Promise<void> {
+  const exited = new Promise<boolean>((r) => relay.once('exit', () => r(true)));
+  relay.postMessage({ t: 'stop' });
+  const ended = await Promise.race([exited, new Promise<boolean>((r) => setTimeout(() => r(false), RELAY_EXIT_DEADLINE_MS).unref())]);
+  if (ended) return;
+  log.warn({ ms: RELAY_EXIT_DEADLINE_MS }, 'the relay did not end by itself; terminating it');
+  await relay.terminate();
 }

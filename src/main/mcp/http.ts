@@ -24,14 +24,96 @@ export interface McpHooks {
   sessionClosed(ctx: SessionContext): void;
 }
 
-interface Session { transport: StreamableHTTPServerTransport; ctx: SessionContext; grant: AgentGrant }
+/**
+ * An MCP session with no call running, no stream open and no request for this long is reaped,
+ * minutes: a crashed agent never says goodbye, and its seat (tabs "in use", its terminal) and the
+ * session's ~110 KB would be held forever. An agent between turns (its person reading, thinking)
+ * sends nothing for minutes; a client still there keeps its GET stream open and is never reaped.
+ */
+export const MCP_SESSION_IDLE_MINUTES = 60;
+/** The idle bound in ms, for tests: `FORGE_MCP_SESSION_IDLE_MS` overrides MCP_SESSION_IDLE_MINUTES. */
+export const MCP_SESSION_IDLE_ENV = 'FORGE_MCP_SESSION_IDLE_MS';
+/** Longest and shortest time between looks for idle sessions, ms (a quarter of the bound between these). */
+const IDLE_SWEEP_MAX_MS = 60_000;
+const IDLE_SWEEP_MIN_MS = 100;
+/**
+ * At stop, how long running calls have to send their answer before the sessions are closed, ms: a
+ * call the stop itself ended (a terminal__wait, a hand-off) answers in words instead of losing its
+ * answer to the closing stream.
+ */
+export const MCP_CLOSE_GRACE_MS = 500;
+
+interface Session {
+  transport: StreamableHTTPServerTransport;
+  ctx: SessionContext;
+  grant: AgentGrant;
+  /** Requests whose answer is still open: running calls (POST) and the client's GET stream. */
+  open: { calls: number; streams: number };
+  /** When the session last had a request start or end, ms since the epoch. */
+  lastActive: number;
+}
+
+function idleBoundMs(): number {
+  const ms = Number(process.env[MCP_SESSION_IDLE_ENV]);
+  return Number.isFinite(ms) && ms > 0 ? ms : MCP_SESSION_IDLE_MINUTES * 60_000;
+}
 
 export class McpEndpoint {
   private http?: Server;
   private sessions = new Map<string, Session>();
+  private readonly idleMs = idleBoundMs();
+  private readonly sweep: NodeJS.Timeout;
+  private reaped = 0;
+  /** Called whenever a call's answer ends: close() waits on them. */
+  private callEnded: Array<() => void> = [];
   port = 0;
 
-  constructor(private readonly book: TokenBook, private readonly hooks: McpHooks, private readonly version: string) {}
+  constructor(private readonly book: TokenBook, private readonly hooks: McpHooks, private readonly version: string) {
+    this.sweep = setInterval(() => this.reapIdle(), Math.max(IDLE_SWEEP_MIN_MS, Math.min(IDLE_SWEEP_MAX_MS, this.idleMs / 4)));
+    this.sweep.unref();
+  }
+
+  /** Prometheus lines: open sessions, and sessions reaped for idleness since the start. */
+  gauges(): string {
+    return [
+      '# TYPE forge_mcp_sessions gauge', `forge_mcp_sessions ${this.sessions.size}`,
+      '# TYPE forge_mcp_sessions_reaped_total counter', `forge_mcp_sessions_reaped_total ${this.reaped}`,
+    ].join('\n');
+  }
+
+  /** Ends the sessions idle past the bound, as a client's own close would: the seat is released. */
+  private reapIdle(): void {
+    const now = Date.now();
+    for (const s of [...this.sessions.values()]) {
+      if (s.open.calls > 0 || s.open.streams > 0 || now - s.lastActive < this.idleMs) continue;
+      this.reaped++;
+      s.ctx.log.info({ event: 'session_reaped', idleMs: now - s.lastActive }, 'mcp session reaped: no call, no stream and no request within the idle bound');
+      void s.transport.close().catch(() => undefined);
+    }
+  }
+
+  /** Counts the request as open on its session until its answer ends (finished, or the client went). */
+  private track(s: Session, req: IncomingMessage, res: ServerResponse): void {
+    const kind = req.method === 'GET' ? 'streams' : 'calls';
+    s.open[kind]++;
+    s.lastActive = Date.now();
+    res.once('close', () => {
+      s.open[kind]--;
+      s.lastActive = Date.now();
+      if (kind === 'calls') for (const w of this.callEnded.splice(0)) w();
+    });
+  }
+
+  /** Resolves once no session has a call running, or after `ms`. */
+  private async callsAnswered(ms: number): Promise<void> {
+    const deadline = Date.now() + ms;
+    while ([...this.sessions.values()].some((s) => s.open.calls > 0) && Date.now() < deadline) {
+      await new Promise<void>((r) => {
+        const t = setTimeout(r, deadline - Date.now());
+        this.callEnded.push(() => { clearTimeout(t); r(); });
+      });
+    }
+  }
 
   async listen(): Promise<number> {
     this.http = createServer((req, res) => {
@@ -85,6 +167,7 @@ export class McpEndpoint {
           .end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32001, message: `this agent key does not cover seat ${existing.ctx.seat.key}` }, id: null }));
         return;
       }
+      this.track(existing, req, res);
       await existing.transport.handleRequest(req, res, req.method === 'POST' ? await readJson(req) : undefined);
       return;
     }
@@ -118,7 +201,7 @@ export class McpEndpoint {
     this.hooks.registerTools(server, ctx);
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => sessionId,
-      onsessioninitialized: (id) => { this.sessions.set(id, { transport, ctx, grant }); },
+      onsessioninitialized: (id) => { this.sessions.set(id, { transport, ctx, grant, open: { calls: 0, streams: 0 }, lastActive: Date.now() }); },
     });
     transport.onclose = () => {
       // Runs before the SDK aborts the session's running calls, so they can tell an ended session from a cancel.
@@ -131,7 +214,9 @@ export class McpEndpoint {
   }
 
   async close(): Promise<void> {
-    for (const s of this.sessions.values()) await s.transport.close().catch(() => undefined);
+    clearInterval(this.sweep);
+    await this.callsAnswered(MCP_CLOSE_GRACE_MS);
+    for (const s of [...this.sessions.values()]) await s.transport.close().catch(() => undefined);
     this.sessions.clear();
     await new Promise<void>((r) => (this.http ? this.http.close(() => r()) : r()));
     this.http?.closeAllConnections();

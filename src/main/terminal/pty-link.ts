@@ -18,6 +18,12 @@ const here = dirname(fileURLToPath(import.meta.url));
  */
 export const PTY_WORKER_YOUNG_GENERATION_MB = 4;
 
+/**
+ * How long the pty worker has to end every shell at stop, ms: past its own hang-up and kill graces
+ * (SHELL_HANGUP_GRACE_MS + SHELL_KILL_GRACE_MS), inside the server's SHUTDOWN_TIMEOUT_MS.
+ */
+export const PTY_STOP_DEADLINE_MS = 2500;
+
 type Request = Extract<ToPty, { req: number }>;
 type DistributiveOmit<T, K extends keyof T> = T extends unknown ? Omit<T, K> : never;
 type Pending = { resolve: (v: unknown) => void; reject: (e: Error) => void };
@@ -62,14 +68,20 @@ export class PtyLink {
     });
   }
 
+  /**
+   * Ends every shell, then the worker: it is terminated only once it reported each PTY's exit
+   * seen (node-pty reports exits from a thread of its own, and one landing on a torn-down worker
+   * is fatal to the process), or at PTY_STOP_DEADLINE_MS.
+   */
   async stop(): Promise<void> {
     if (this.stopped) return;
-    this.worker.postMessage({ t: 'stop' } satisfies ToPty);
-    await Promise.race([
-      new Promise<void>((r) => this.worker.on('message', (m: FromPty) => { if (m.t === 'stopped') r(); })),
-      new Promise<void>((r) => setTimeout(r, 1000)),
-    ]);
     this.stopped = true;
+    this.worker.postMessage({ t: 'stop' } satisfies ToPty);
+    const left = await Promise.race([
+      new Promise<number>((r) => this.worker.on('message', (m: FromPty) => { if (m.t === 'stopped') r(m.left); })),
+      new Promise<number>((r) => setTimeout(() => r(-1), PTY_STOP_DEADLINE_MS).unref()),
+    ]);
+    if (left !== 0) log.warn({ left, ms: PTY_STOP_DEADLINE_MS }, 'shells whose exit was not seen at stop; ending the terminal worker anyway');
     this.failAll('the server is stopping');
     await this.worker.terminate();
   }

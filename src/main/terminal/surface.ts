@@ -30,6 +30,8 @@ export const DEFAULT_COLS = 120;
 export const DEFAULT_ROWS = 32;
 /** Shells one server runs at once: one per seat, bounded so no sender can start shells without end. */
 export const TERMINALS_MAX = 64;
+/** What a call hears when the server stops under it. */
+const STOPPING = 'the server is stopping';
 /** How often idle terminals are looked for, ms (more often when idle_minutes is shorter). */
 const IDLE_SWEEP_MS = 30_000;
 /** Shortest sweep period, ms. */
@@ -49,6 +51,7 @@ export class TerminalSurface implements Surface {
   /** A seat's terminal whose shell exited: its row says exited until the seat starts another or is released. */
   private exited = new Map<string, TerminalRecord>();
   private sweep: NodeJS.Timeout;
+  private stopping = false;
   private counters = { opened: 0, bytes_out: 0, repaints: 0, watchers_dropped: 0, holder_pauses: 0 };
 
   constructor(readonly ctx: ServerContext) {
@@ -89,9 +92,12 @@ export class TerminalSurface implements Surface {
   }
 
   async stop(): Promise<void> {
+    this.stopping = true;
     clearInterval(this.sweep);
     for (const r of this.byId.values()) r.handOff?.answer('withdrawn');
     await this.pty.stop();
+    // A shell asked for just before the stop never comes up: its callers hear why.
+    for (const r of this.byId.values()) if (r.phase === 'opening') r.rejectOpened(new ForgeError('terminal', STOPPING));
   }
 
   get(id: number): TerminalRecord {
@@ -114,6 +120,8 @@ export class TerminalSurface implements Surface {
   async ensure(seat: string, cols = DEFAULT_COLS, rows = DEFAULT_ROWS): Promise<TerminalRecord> {
     let r = this.forSeat(seat);
     if (!r) {
+      // A call landing while the server stops would start a shell nobody ends.
+      if (this.stopping) throw new ForgeError('terminal', STOPPING);
       if ([...this.bySeat.values()].filter((t) => !t.ended).length >= TERMINALS_MAX) {
         throw new ForgeError('terminal', `${TERMINALS_MAX} terminals run already; close one before starting another`);
       }

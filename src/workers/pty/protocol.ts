@@ -86,4 +86,5 @@ export type FromPty =
   | { t: 'answer'; req: number; ok: true; value: unknown }
   | { t: 'answer'; req: number; ok: false; message: string }
   | { t: 'exited'; id: number; code: number; signal: number | null }
-  | { t: 'stopped' };
+  /** Every shell ended; `left`: those whose exit was not seen by the deadline. */
+  | { t: 'stopped'; left: number };

@@ -87,6 +87,9 @@ export class SeatTerminal {
   private password = false;
   private echoTimer?: NodeJS.Timeout;
   private lastFacts = '';
+  private markGone!: () => void;
+  /** Resolves once the shell's exit was seen and reported: node-pty holds nothing of it any more. */
+  readonly gone = new Promise<void>((r) => { this.markGone = r; });
 
   constructor(readonly spec: OpenSpec, launch: ShellLaunch, private readonly post: Post) {
     this.expectMarks = launch.marks;
@@ -112,6 +115,7 @@ export class SeatTerminal {
         this.disposed = true;
         this.feed.dispose();
         this.model.dispose();
+        this.markGone();
       });
     });
   }
@@ -216,8 +220,10 @@ export class SeatTerminal {
     return wanted;
   }
 
-  kill(): void {
-    if (!this.exited) this.pty.kill('SIGHUP');
+  /** Hangs up the shell (it passes the hang-up to its jobs); SIGKILL for one that outlived it. */
+  kill(signal: 'SIGHUP' | 'SIGKILL' = 'SIGHUP'): void {
+    if (this.exited) return;
+    try { this.pty.kill(signal); } catch { /* exited meanwhile */ }
   }
 
   private onPtyData(d: Buffer): void {

@@ -27,11 +27,33 @@ function gone(id: number): never {
   throw new Error(`terminal ${id} is not open`);
 }
 
+/** How long a hung-up shell has to exit before it is killed, ms: bash and zsh pass the hang-up to their jobs and go well within it. */
+export const SHELL_HANGUP_GRACE_MS = 1000;
+/** How long a killed shell's exit may take to be seen, ms: node-pty reports it once the PTY's last read is done (it waits up to 200 ms for that). */
+export const SHELL_KILL_GRACE_MS = 1000;
+
+function allGone(ms: number): Promise<void> {
+  const gone = Promise.all([...terminals.values()].map((t) => t.gone)).then(() => undefined);
+  return Promise.race([gone, new Promise<void>((r) => setTimeout(r, ms))]);
+}
+
+/**
+ * Ends every shell and waits until node-pty has seen each one exit: a PTY's exit is reported from
+ * node-pty's own thread, and a thread torn down before that report lands is a fatal error of the
+ * whole process. Then says so, and the main thread ends this thread.
+ */
+async function stopAll(): Promise<void> {
+  for (const t of terminals.values()) t.kill('SIGHUP');
+  await allGone(SHELL_HANGUP_GRACE_MS);
+  for (const t of terminals.values()) t.kill('SIGKILL');
+  await allGone(SHELL_KILL_GRACE_MS);
+  startup.dispose();
+  post({ t: 'stopped', left: terminals.size });
+}
+
 port.on('message', (m: ToPty) => {
   if (m.t === 'stop') {
-    for (const t of terminals.values()) t.kill();
-    startup.dispose();
-    post({ t: 'stopped' });
+    void stopAll();
     return;
   }
   if (m.t === 'open') {

@@ -26,6 +26,10 @@ export const us_listen_socket_close = uws.us_listen_socket_close;
 export const us_socket_local_port = uws.us_socket_local_port;
 export type TemplatedApp = UwsTypes.TemplatedApp;
 export type AppOptions = UwsTypes.AppOptions;
+/** Closes every socket of `app`, listen sockets and idle keep-alive connections included (the binary has it; the published types do not). */
+export function closeApp(app: TemplatedApp): void {
+  (app as TemplatedApp & { close(): void }).close();
+}
 export type WebSocket<T> = UwsTypes.WebSocket<T>;
 export type HttpResponse = UwsTypes.HttpResponse;
 export type HttpRequest = UwsTypes.HttpRequest;

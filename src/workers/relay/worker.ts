@@ -4,7 +4,7 @@
  * the rules and tells it what to send to whom.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { us_listen_socket_close, us_socket_local_port, type HttpRequest, type WebSocket, type us_listen_socket } from './uws.js';
+import { closeApp, us_listen_socket_close, us_socket_local_port, type HttpRequest, type WebSocket, type us_listen_socket } from './uws.js';
 import { makeApp, misdirected, relayNames } from './app.js';
 import type { ServedNames } from './origin.js';
 import { ASSET_HEADERS, PAGE_HEADERS, isPage, writeHeaders } from './headers.js';
@@ -277,16 +277,33 @@ port.on('message', (m: ToRelay) => {
     case 'fanout_stats':
       post({ t: 'fanout_stats', counters: { ...fanout.counters }, cpuMs: threadCpuMs() });
       break;
-    case 'stop':
-      if (listenSocket) us_listen_socket_close(listenSocket);
-      listenSocket = null;
-      for (const ws of sockets.values()) ws.end(1001, 'the server is stopping');
-      fanout.close();
-      sockets.clear();
-      post({ t: 'stopped' });
-      break;
+    case 'stop': stopRelay(); break;
   }
 });
+
+/**
+ * How long viewers have to answer the stop's close frame before every socket still open is closed
+ * outright, ms: a viewer that answers goes at once; one that does not, and an idle keep-alive HTTP
+ * connection (uWS would hold it for its own 10 s idle timeout), never keeps the thread alive.
+ */
+const STOP_DRAIN_MS = 300;
+
+/**
+ * Ends every socket, in order (no new connection, viewers told 1001, then everything left closed)
+ * and lets the thread end by itself: uWS's sockets are loop handles, and a thread terminated while
+ * one is open aborts the whole process (uv_loop_close with open handles).
+ */
+function stopRelay(): void {
+  if (listenSocket) us_listen_socket_close(listenSocket);
+  listenSocket = null;
+  for (const ws of [...sockets.values()]) ws.end(1001, 'the server is stopping');
+  sockets.clear();
+  fanout.close();
+  // Unref'd: when every socket went already, the loop empties and the thread ends without it.
+  setTimeout(() => closeApp(app), STOP_DRAIN_MS).unref();
+  post({ t: 'stopped' });
+  port.close();
+}
 
 app.listen(data.host, data.port, (s) => {
   if (!s) {
