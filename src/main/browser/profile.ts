@@ -225,9 +225,11 @@ export class ProfileBrowser {
     let outcome = 'ok';
     let hostPid = this.host?.pid ?? 0;
     let port = this.host?.cdpPort ?? 0;
+    let reached: BrowserHost | undefined;
     try {
       const notice = this.takeDeathNotice(seat);
       const { host, driver } = await this.ensure();
+      reached = host;
       hostPid = host.pid;
       port = host.cdpPort;
       const tab = opts.tab ?? (await this.seatTab(seat, driver));
@@ -237,7 +239,14 @@ export class ProfileBrowser {
       } finally {
         outcome = turn.outcome;
       }
-    } catch (e) {
+    } catch (caught) {
+      let e = caught;
+      // Resolving the seat's tab on a host that is dying (its browser closed, its exit not yet
+      // reaped) fails in the driver's words: the host's death, once reported, is the answer.
+      if (!isForgeError(e) && reached) {
+        await Promise.race([reached.exited, new Promise((r) => setTimeout(r, HOST_DEATH_GRACE_MS))]);
+        if (reached.dead) e = new ForgeError('host_exited', reached.dead.sentence);
+      }
       outcome = isForgeError(e) ? e.kind : 'error';
       if (isForgeError(e, 'host_exited')) this.deathNotices.delete(seat);
       throw e;
