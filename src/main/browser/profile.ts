@@ -10,6 +10,7 @@ import { NAVIGATION_TIMEOUT_MS, POPUPS_PER_PAGE_MAX } from '../../shared/limits.
 import { Driver } from './driver.js';
 import { TabRegistry, dialogRefusal, type DialogKind, type Tab } from './tabs.js';
 import { log } from '../logging.js';
+import { recordPage } from './page-records.js';
 
 /**
  * Grace for the browser to announce a popup a call's action opened, ms, counted from the start
@@ -369,6 +370,7 @@ export class ProfileBrowser {
 
   private wire(tab: Tab): Tab {
     const page = tab.page;
+    recordPage(tab, page);
     page.on('dialog', (dialog) => {
       tab.dialog = { kind: dialog.type() as DialogKind, message: dialog.message(), defaultValue: dialog.defaultValue(), dialog };
       for (const w of tab.dialogWaiters) w();
