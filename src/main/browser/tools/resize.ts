@@ -8,6 +8,9 @@ import { onTab, pageState, type ToolDef } from '../tools.js';
 import { WINDOW_MIN_VIEWPORT_WIDTH } from '../../../workers/cdp/windows.js';
 import { LAYOUT_MIN_HEIGHT, LAYOUT_MIN_WIDTH, SURFACE_MAX_PX } from '../viewing.js';
 
+/** How long the page may take to report its new size, ms. */
+const RESIZE_SETTLE_MS = 3_000;
+
 export const RESIZE_TOOLS: ToolDef[] = [
   {
     name: 'browser_resize',
@@ -30,13 +33,14 @@ export const RESIZE_TOOLS: ToolDef[] = [
       const { windowId, bounds } = (await driver.cdp.send('Browser.getWindowForTarget', { targetId: tab.targetId })) as { windowId: number; bounds: { width: number; height: number } };
       await session?.send('Emulation.clearDeviceMetricsOverride').catch(() => undefined);
       const [iw, ih] = (await tab.page.evaluate('[innerWidth, innerHeight]')) as [number, number];
-      // The window is the page's real layout; only a width under the browser's narrowest window is emulated.
+      // The window is the page's layout. Emulating a narrower one would outlive a person's later view
+      // of the tab (their placement clears only its own emulation), so the narrowest is the window's.
       const ww = Math.max(w, WINDOW_MIN_VIEWPORT_WIDTH);
       await driver.cdp.send('Browser.setWindowBounds', { windowId, bounds: { width: ww + (bounds.width - iw), height: h + (bounds.height - ih) } });
-      if (w < WINDOW_MIN_VIEWPORT_WIDTH) await session?.send('Emulation.setDeviceMetricsOverride', { width: w, height: h, deviceScaleFactor: 1, mobile: false });
-      await tab.page.waitForFunction(`innerWidth === ${w} && innerHeight === ${h}`, undefined, { timeout: 3_000 }).catch(() => undefined);
+      await tab.page.waitForFunction(`innerWidth === ${ww} && innerHeight === ${h}`, undefined, { timeout: RESIZE_SETTLE_MS }).catch(() => undefined);
       const [nw, nh] = (await tab.page.evaluate('[innerWidth, innerHeight]')) as [number, number];
-      return [`### Result`, `- Tab ${tab.number} is laid out at ${nw}x${nh}${nw !== w || nh !== h ? ` (asked ${w}x${h})` : ''}`, await pageState(tab, false)].join('\n');
+      const why = w < WINDOW_MIN_VIEWPORT_WIDTH ? `; the browser's narrowest window is ${WINDOW_MIN_VIEWPORT_WIDTH} px` : '';
+      return [`### Result`, `- Tab ${tab.number} is laid out at ${nw}x${nh}${nw !== w || nh !== h ? ` (asked ${w}x${h}${why})` : ''}`, await pageState(tab, false)].join('\n');
     }),
   },
 ];
