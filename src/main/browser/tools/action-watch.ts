@@ -18,6 +18,12 @@ export const ACTION_WATCH_MS = 250;
 const ACTION_TIMER_MAX_MS = ACTION_WATCH_MS;
 /** After a pending timer is due, how long to give its work to reach forge, ms (a navigation's first request). */
 const TIMER_SLACK_MS = 15;
+/** Questions to the page after one action at most: a page that keeps setting short timers ends the watch. */
+const TRACKER_ASKS_MAX = 8;
+/** Longest wait for the page to answer the question, ms: a page stopped in a script does not hold the answer. */
+const TRACKER_ASK_MAX_MS = 2_000;
+/** Once the page says it began a navigation, how long its first request may take to reach forge, ms. */
+const NAV_START_WAIT_MS = 2_000;
 /** Longest wait for a started navigation's DOMContentLoaded once it committed, ms: a slow page answers as still loading. */
 const DOM_READY_WAIT_MS = 5_000;
 
@@ -39,7 +45,7 @@ export const ACTION_TRACKER_SCRIPT = `(() => {
     return id;
   }, st);
   window.clearTimeout = native(function clearTimeout(id) { pending.delete(id); return ct(id); }, ct);
-  try { navigation.addEventListener('navigate', (e) => { if (!e.hashChange) navAt = Date.now(); }); } catch {}
+  try { navigation.addEventListener('navigate', (e) => { if (!e.destination.sameDocument) navAt = Date.now(); }); } catch {}
   addEventListener('beforeunload', () => { navAt = Date.now(); }, true);
   Object.defineProperty(window, '${TRACKER}', { value: (since) => {
     let due = 0;
@@ -94,28 +100,41 @@ export async function watchAction(tab: Tab, verb: string, act: () => Promise<voi
   try {
     await act();
     const deadline = Date.now() + ACTION_WATCH_MS;
-    for (;;) {
-      if (tab.dialog || chooser || navRequest || committed) break;
-      const left = deadline - Date.now();
-      if (left <= 0) break;
+    const sleep = (until: number): Promise<void> => new Promise<void>((r) => {
+      const t = setTimeout(r, Math.max(1, until - Date.now()));
+      poke = () => { clearTimeout(t); r(); };
+    }).finally(() => { poke = () => undefined; });
+    const started = (): boolean => !!(tab.dialog || chooser || navRequest || committed);
+    for (let asks = 0; asks < TRACKER_ASKS_MAX && !started(); asks++) {
+      // Not cut by the watch: on a loaded machine the answer itself may take longer than the watch.
       const asked = await Promise.race([
         page.evaluate(`window.${TRACKER} ? window.${TRACKER}(${since}) : { due: -1, nav: false }`) as Promise<{ due: number; nav: boolean }>,
-        new Promise<undefined>((r) => setTimeout(r, left)),
+        new Promise<undefined>((r) => setTimeout(r, TRACKER_ASK_MAX_MS)),
       ]).catch(() => undefined);
-      if (!asked || tab.dialog || chooser || navRequest || committed) break;
+      if (!asked || started()) break;
       const now = Date.now();
-      // A page loaded before the tracker existed cannot say: the watch runs its course.
-      let until = asked.due < 0 ? deadline : asked.due > now ? Math.min(deadline, asked.due + TIMER_SLACK_MS) : 0;
-      if (asked.nav) until = deadline;
-      else if (!until && inFlight.size) until = deadline;
-      if (!until) break;
-      await new Promise<void>((r) => { const t = setTimeout(r, Math.max(1, until - Date.now())); poke = () => { clearTimeout(t); r(); }; });
-      poke = () => undefined;
-      if (asked.nav && !navRequest && !committed) break;
+      if (asked.nav) {
+        // The page began a navigation: its first request is on its way to forge.
+        await sleep(now + NAV_START_WAIT_MS);
+        break;
+      }
+      // A timer the action set is still to run (each is due within ACTION_TIMER_MAX_MS of being set).
+      if (asked.due > now) { await sleep(asked.due + TIMER_SLACK_MS); continue; }
+      // A page loaded before the tracker existed cannot say, and requests in flight may still lead somewhere.
+      if ((asked.due < 0 || inFlight.size) && now < deadline) { await sleep(deadline); if (asked.due < 0) break; continue; }
+      break;
     }
     if (tab.dialog) return { said };
     if (navRequest && !committed) {
-      await page.waitForEvent('framenavigated', { predicate: (f) => f === page.mainFrame(), timeout: NAVIGATION_TIMEOUT_MS }).catch(() => undefined);
+      // Until it commits, or turns out a download or a failure (neither ever commits).
+      const opts = { timeout: NAVIGATION_TIMEOUT_MS };
+      const waits = [
+        page.waitForEvent('framenavigated', { ...opts, predicate: (f) => f === page.mainFrame() }),
+        page.waitForEvent('download', opts),
+        page.waitForEvent('requestfailed', { ...opts, predicate: (r) => r.isNavigationRequest() && r.frame() === page.mainFrame() }),
+      ];
+      await Promise.race(waits).catch(() => undefined);
+      for (const w of waits) w.catch(() => undefined);
     }
     if (navRequest || committed) {
       await page.waitForLoadState('domcontentloaded', { timeout: DOM_READY_WAIT_MS }).catch(() => undefined);
