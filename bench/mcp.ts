@@ -1,7 +1,8 @@
 /**
  * `./forge bench mcp [--json] [--iterations N] [--warmup N] [--pw-settle MS]`
  *
- * Per-call latency of browser_navigate, browser_snapshot, browser_click and browser_evaluate
+ * Per-call latency of browser_navigate, browser_snapshot, browser_click, browser_evaluate,
+ * browser_take_screenshot, browser_wait_for and browser_fill_form
  * through forge and through Playwright MCP, in one run, on the same local app page, timed at
  * the MCP client (the agent's view: request sent to answer read).
  *
@@ -27,7 +28,7 @@ const WARMUP_DEFAULT = 5;
 /** The seat the bench drives forge as. */
 const SEAT = 'default/bench/lead';
 
-const KINDS = ['navigate', 'snapshot', 'click', 'evaluate'] as const;
+const KINDS = ['navigate', 'snapshot', 'click', 'evaluate', 'screenshot', 'wait_for', 'fill_form'] as const;
 type Kind = typeof KINDS[number];
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -62,6 +63,7 @@ const EVALUATE_FN = "() => document.querySelectorAll('tr[aria-selected=true]').l
 /** One agent round on one server: refs come from that server's own snapshot. */
 class Round {
   private ref = '';
+  private fields: Record<string, string> = {};
   constructor(readonly c: Contender, private readonly app: AppServer) {}
 
   async step(kind: Kind): Promise<number> {
@@ -76,6 +78,11 @@ class Round {
         const m = new RegExp(`button "${CLICK_NAME}" \\[ref=([^\\]]+)\\]`).exec(r.text);
         if (!m) throw new Error(`${this.c.name}: no ref for "${CLICK_NAME}" in its snapshot:\n${r.text.slice(0, 600)}`);
         this.ref = m[1];
+        for (const [role, name] of [['textbox', 'Customer'], ['checkbox', 'Urgent']]) {
+          const f = new RegExp(`${role} "${name}"[^\\n]*\\[ref=([^\\]]+)\\]`).exec(r.text);
+          if (!f) throw new Error(`${this.c.name}: no ref for ${role} "${name}" in its snapshot`);
+          this.fields[name] = f[1];
+        }
         return r.ms;
       }
       case 'click': {
@@ -86,6 +93,21 @@ class Round {
         const r = await this.c.call('browser_evaluate', { function: EVALUATE_FN });
         // The page was loaded fresh this round and clicked once: exactly one row is selected.
         if (!/\n1\n|\n1$/.test(r.text)) throw new Error(`${this.c.name}: the click did not select the row:\n${r.text.slice(0, 400)}`);
+        return r.ms;
+      }
+      case 'screenshot': {
+        const r = await this.c.call('browser_take_screenshot', { type: 'png' });
+        return r.ms;
+      }
+      case 'wait_for': {
+        const r = await this.c.call('browser_wait_for', { text: 'New order' });
+        return r.ms;
+      }
+      case 'fill_form': {
+        const r = await this.c.call('browser_fill_form', { fields: [
+          { name: 'Customer', type: 'textbox', [this.c.refArg]: this.fields.Customer, value: 'Ada Lovelace' },
+          { name: 'Urgent', type: 'checkbox', [this.c.refArg]: this.fields.Urgent, value: 'true' },
+        ] });
         return r.ms;
       }
     }
@@ -116,8 +138,8 @@ async function main(): Promise<void> {
     const loadBefore = loadavg()[0];
     const rounds = [new Round(forge, app), new Round(pw, app)];
     const samples: Record<Contender['name'], Record<Kind, number[]>> = {
-      forge: { navigate: [], snapshot: [], click: [], evaluate: [] },
-      playwright_mcp: { navigate: [], snapshot: [], click: [], evaluate: [] },
+      forge: Object.fromEntries(KINDS.map((k) => [k, []])) as unknown as Record<Kind, number[]>,
+      playwright_mcp: Object.fromEntries(KINDS.map((k) => [k, []])) as unknown as Record<Kind, number[]>,
     };
     for (let i = 0; i < warmup + iterations; i++) {
       const order = i % 2 === 0 ? rounds : [...rounds].reverse();

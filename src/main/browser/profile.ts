@@ -12,6 +12,7 @@ import { TabCallQueue } from './call-queue.js';
 import type { UrlPolicy } from './url-policy.js';
 import { TabRegistry, dialogRefusal, type DialogKind, type Tab } from './tabs.js';
 import { log } from '../logging.js';
+import { recordPage } from './page-records.js';
 
 /**
  * Grace for the browser to announce a popup a call's action opened, ms, counted from the start
@@ -459,6 +460,7 @@ export class ProfileBrowser {
 
   private wire(tab: Tab): Tab {
     const page = tab.page;
+    recordPage(tab, page);
     page.on('dialog', (dialog) => {
       tab.dialog = { kind: dialog.type() as DialogKind, message: dialog.message(), defaultValue: dialog.defaultValue(), dialog };
       for (const w of tab.dialogWaiters) w();

@@ -6,6 +6,7 @@ import type { Surface } from '../surface.js';
 import type { ServerContext } from '../server.js';
 import { profileDir } from '../state.js';
 import { ProfileBrowser, type ProfileEvents } from './profile.js';
+import type { Tab } from './tabs.js';
 import { registerBrowserTools } from './tools.js';
 import { log } from '../logging.js';
 import { BrowserViewing } from './viewing.js';
@@ -54,6 +55,9 @@ export class BrowserSurface implements Surface {
     }
     return p;
   }
+
+  /** Whether a person's viewer watches the tab (the agent's browser_resize is refused then). */
+  watched(tab: Tab): boolean { return (this.viewing?.watchersOf(tab).length ?? 0) > 0; }
 
   allProfiles(): ProfileBrowser[] { return [...this.profiles.values()]; }
   onChanged(cb: (p: ProfileBrowser) => void): void { this.changeListeners.push(cb); }

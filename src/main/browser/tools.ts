@@ -11,31 +11,40 @@ import { isLead } from '../seat.js';
 import { inForgeWords } from './driver-errors.js';
 import { locate } from './locate.js';
 import type { ProfileBrowser } from './profile.js';
-import type { Tab } from './tabs.js';
+import { dialogRefusal, type Tab } from './tabs.js';
+import { elementShape, targetOf } from './tools/element.js';
+import { MODULE_TOOLS } from './tools/registry.js';
 import { takeEvents } from './agent-events.js';
 import { refuseUrl } from './url-policy.js';
 
-export interface ToolHost { profile(key: string): ProfileBrowser }
+export interface ToolHost {
+  profile(key: string): ProfileBrowser;
+  /** Whether a person's viewer watches the tab now (its layout is theirs then). */
+  watched?(tab: Tab): boolean;
+}
 
-type Handler = (args: Record<string, unknown>, ctx: SessionContext, p: ProfileBrowser) => Promise<ToolAnswer>;
+/** An answer that may carry images (a screenshot), sent as MCP image content. */
+export interface BrowserAnswer extends ToolAnswer { images?: Array<{ data: string; mimeType: string }> }
 
-interface ToolDef { name: string; description: string; schema: z.ZodObject<z.ZodRawShape>; run: Handler }
+type Handler = (args: Record<string, unknown>, ctx: SessionContext, p: ProfileBrowser, host: ToolHost) => Promise<BrowserAnswer>;
 
-const ref = z.string().describe('The element: a ref from browser_snapshot (e5), or a unique role selector such as role=button[name="Save"]');
-const element = z.string().optional().describe('Human-readable description of the element, for the log');
+export interface ToolDef { name: string; description: string; schema: z.ZodObject<z.ZodRawShape>; run: Handler }
 
-async function snapshotOf(tab: Tab, target?: string): Promise<string> {
-  const text = target ? await (await locate(tab, target)).ariaSnapshot({ mode: 'ai' }) : await tab.page.ariaSnapshot({ mode: 'ai' });
+const element = elementShape.element;
+
+export async function snapshotOf(tab: Tab, target?: string, depth?: number): Promise<string> {
+  const opts = { mode: 'ai' as const, ...(depth !== undefined ? { depth } : {}) };
+  const text = target ? await (await locate(tab, target)).ariaSnapshot(opts) : await tab.page.ariaSnapshot(opts);
   return text.length > SNAPSHOT_MAX_CHARS ? `${text.slice(0, SNAPSHOT_MAX_CHARS)}\n# … cut at ${SNAPSHOT_MAX_CHARS} characters` : text;
 }
 
-function header(tab: Tab): string {
+export function header(tab: Tab): string {
   let url = '';
   try { url = tab.page.url(); } catch { /* closed */ }
   return `- Page: tab ${tab.number} (${tab.pageId}) · ${tab.title || '(no title)'} · ${url}`;
 }
 
-async function pageState(tab: Tab, withSnapshot = true): Promise<string> {
+export async function pageState(tab: Tab, withSnapshot = true): Promise<string> {
   // Two round trips to the page, asked at once: the title waits on a busy renderer as long as the snapshot.
   const [title, snapshot] = await Promise.all([tab.page.title().catch(() => tab.title), withSnapshot ? snapshotOf(tab) : undefined]);
   tab.title = title;
@@ -58,10 +67,10 @@ async function rebuild(tab: Tab, tool: string, p: ProfileBrowser): Promise<strin
 }
 
 /** Tools that only read the page: nothing they do opens a popup, so they skip the popup grace and barrier. */
-const READS_ONLY = new Set(['browser_snapshot']);
+const READS_ONLY = new Set(['browser_snapshot', 'browser_find', 'browser_take_screenshot', 'browser_console_messages', 'browser_network_requests', 'browser_network_request', 'browser_wait_for']);
 
 /** Runs a call on the seat's current tab and writes the common parts of its answer. */
-async function onTab(p: ProfileBrowser, ctx: SessionContext, tool: string, what: string, work: (tab: Tab) => Promise<string>, opts: { allowDialog?: boolean } = {}): Promise<ToolAnswer> {
+export async function onTab(p: ProfileBrowser, ctx: SessionContext, tool: string, what: string, work: (tab: Tab) => Promise<string>, opts: { allowDialog?: boolean; dialogRefuses?: boolean } = {}): Promise<ToolAnswer> {
   const r = await p.call(ctx.seat.key, tool, async (tab) => {
     const grace = READS_ONLY.has(tool) ? undefined : p.popupGrace();
     let rebuilt = tab.crashed ? await rebuild(tab, tool, p) : '';
@@ -83,6 +92,7 @@ async function onTab(p: ProfileBrowser, ctx: SessionContext, tool: string, what:
   notes.push(...r.tab.notices.splice(0).map((n) => `Note: ${n}.`));
   if (r.dialogOpened) {
     const d = r.dialogOpened.dialog!;
+    if (opts.dialogRefuses) throw new ForgeError('dialog_waiting', `${what} was cut short: ${dialogRefusal(r.dialogOpened)}`);
     notes.push(`tab ${r.tab.number} (${r.tab.pageId}) opened a ${d.kind} dialog: ${JSON.stringify(d.message)}. It holds the tab until browser_handle_dialog answers it.`);
     return { text: [...notes, header(r.tab)].join('\n') };
   }
@@ -109,57 +119,6 @@ function looksLikeFunction(src: string): boolean {
 
 const TOOLS: ToolDef[] = [
   {
-    name: 'browser_navigate',
-    description: 'Navigate your current tab to a URL (your first page call opens your tab).',
-    schema: z.object({ url: z.string().describe('The URL to open') }).strict(),
-    run: (a, ctx, p) => onTab(p, ctx, 'browser_navigate', 'loading the address', async (tab) => {
-      refuseUrl(a.url as string, p.urlPolicy());
-      await tab.page.goto(a.url as string, { waitUntil: 'load', timeout: NAVIGATION_TIMEOUT_MS });
-      return pageState(tab);
-    }),
-  },
-  {
-    name: 'browser_navigate_back',
-    description: 'Go back to the previous page in your current tab.',
-    schema: z.object({}).strict(),
-    run: (_a, ctx, p) => onTab(p, ctx, 'browser_navigate_back', 'going back', async (tab) => {
-      await tab.page.goBack({ timeout: NAVIGATION_TIMEOUT_MS });
-      return pageState(tab);
-    }),
-  },
-  {
-    name: 'browser_snapshot',
-    description: 'Capture the accessibility snapshot of your current tab; its [ref=eN] marks name elements for the other tools. Give a ref to snapshot only that subtree.',
-    schema: z.object({ ref: z.string().optional().describe('Snapshot only this element\'s subtree') }).strict(),
-    run: (a, ctx, p) => onTab(p, ctx, 'browser_snapshot', 'taking a snapshot', async (tab) => {
-      if (!a.ref) return pageState(tab);
-      return ['### Page state', header(tab), `- Snapshot of ${a.ref as string}:`, '```yaml', await snapshotOf(tab, a.ref as string), '```'].join('\n');
-    }),
-  },
-  {
-    name: 'browser_click',
-    description: 'Click an element of your current tab.',
-    schema: z.object({ element, ref, doubleClick: z.boolean().optional(), button: z.enum(['left', 'right', 'middle']).optional(), modifiers: z.array(z.enum(['Alt', 'Control', 'ControlOrMeta', 'Meta', 'Shift'])).optional() }).strict(),
-    run: (a, ctx, p) => onTab(p, ctx, 'browser_click', 'clicking', async (tab) => {
-      const loc = await locate(tab, a.ref as string);
-      const opts = { timeout: PAGE_ACTION_TIMEOUT_MS, button: a.button as 'left' | undefined, modifiers: a.modifiers as Array<'Alt'> | undefined };
-      if (a.doubleClick) await loc.dblclick(opts); else await loc.click(opts);
-      return pageState(tab);
-    }),
-  },
-  {
-    name: 'browser_type',
-    description: 'Type text into an editable element of your current tab.',
-    schema: z.object({ element, ref, text: z.string(), submit: z.boolean().optional().describe('Press Enter after'), slowly: z.boolean().optional().describe('Type one character at a time') }).strict(),
-    run: (a, ctx, p) => onTab(p, ctx, 'browser_type', 'typing', async (tab) => {
-      const loc = await locate(tab, a.ref as string);
-      if (a.slowly) await loc.pressSequentially(a.text as string, { timeout: PAGE_ACTION_TIMEOUT_MS });
-      else await loc.fill(a.text as string, { timeout: PAGE_ACTION_TIMEOUT_MS });
-      if (a.submit) await loc.press('Enter', { timeout: PAGE_ACTION_TIMEOUT_MS });
-      return pageState(tab);
-    }),
-  },
-  {
     name: 'browser_press_key',
     description: 'Press a key in your current tab, such as ArrowLeft, Enter, Escape or a character.',
     schema: z.object({ key: z.string() }).strict(),
@@ -171,12 +130,13 @@ const TOOLS: ToolDef[] = [
   {
     name: 'browser_evaluate',
     description: 'Evaluate a JavaScript function on your current tab, or on one element of it: () => { /* code */ } or (element) => { /* code */ }.',
-    schema: z.object({ function: z.string(), element, ref: z.string().optional() }).strict(),
+    schema: z.object({ function: z.string(), element, target: elementShape.target.optional(), ref: elementShape.ref }).strict(),
     run: (a, ctx, p) => onTab(p, ctx, 'browser_evaluate', 'evaluating', async (tab) => {
       const src = a.function as string;
       let evaluation: Promise<unknown>;
-      if (a.ref) {
-        const loc = await locate(tab, a.ref as string);
+      const named = targetOf(a, { optional: true });
+      if (named) {
+        const loc = await locate(tab, named);
         evaluation = loc.evaluate(new Function('element', `return (${src})(element)`) as (el: unknown) => unknown, undefined, { timeout: PAGE_ACTION_TIMEOUT_MS });
       } else {
         evaluation = looksLikeFunction(src) ? tab.page.evaluate(new Function(`return (${src})()`) as () => unknown) : tab.page.evaluate(src);
@@ -275,7 +235,7 @@ async function tabsTool(a: Record<string, unknown>, ctx: SessionContext, p: Prof
         if (a.url) refuseUrl(a.url as string, p.urlPolicy());
         const { driver } = await p.ensure();
         const tab = await p.openTab(seat, driver);
-        if (a.url) await tab.page.goto(a.url as string, { waitUntil: 'load', timeout: NAVIGATION_TIMEOUT_MS }).catch((e) => { throw inForgeWords(e, tab, 'loading the address'); });
+        if (a.url) await tab.page.goto(a.url as string, { waitUntil: 'domcontentloaded', timeout: NAVIGATION_TIMEOUT_MS }).catch((e) => { throw inForgeWords(e, tab, 'loading the address'); });
         return `Opened tab ${tab.number} (${tab.pageId}), now your current tab.\n${listTabs(p, seat)}`;
       }, { allowDialog: true });
     case 'select': {
@@ -313,14 +273,15 @@ function listTabs(p: ProfileBrowser, seat: string): string {
 }
 
 export function registerBrowserTools(server: McpServer, ctx: SessionContext, host: ToolHost): void {
-  for (const def of TOOLS) {
+  for (const def of [...MODULE_TOOLS, ...TOOLS]) {
     server.registerTool(def.name, { description: def.description, inputSchema: def.schema }, async (args: Record<string, unknown>) => {
       const p = host.profile(ctx.profileKey);
       // What people did on the seat's tabs since its last call leads the answer.
       const withEvents = (text: string): string => { const ev = takeEvents(p, ctx.seat.key); return ev ? `${ev}\n${text}` : text; };
       try {
-        const answer = await def.run(args, ctx, p);
-        return { content: [{ type: 'text' as const, text: withEvents(answer.text) }], ...(answer.structured ? { structuredContent: answer.structured } : {}) };
+        const answer = await def.run(args, ctx, p, host);
+        const images = (answer.images ?? []).map((i) => ({ type: 'image' as const, data: i.data, mimeType: i.mimeType }));
+        return { content: [{ type: 'text' as const, text: withEvents(answer.text) }, ...images], ...(answer.structured ? { structuredContent: answer.structured } : {}) };
       } catch (e) {
         const text = withEvents(isForgeError(e) ? e.message : `${def.name} failed: ${(e as Error).message.split('\n')[0]}`);
         if (!isForgeError(e)) ctx.log.warn({ err: e, tool: def.name }, 'tool failed');

@@ -1,0 +1,54 @@
+/**
+ * Navigation: browser_navigate answers once the page committed and its DOM is ready (a page
+ * whose last image never arrives is usable, so it is not an error), with the HTTP status when
+ * the server answered an error; browser_navigate_back answers once the history step committed
+ * (a page the back/forward cache restores fires no load event again).
+ */
+import { z } from 'zod';
+import type { Response } from 'playwright-core';
+import { NAVIGATION_TIMEOUT_MS } from '../../../shared/limits.js';
+import { onTab, pageState, type ToolDef } from '../tools.js';
+import type { Tab } from '../tabs.js';
+import { installTracker } from './action-watch.js';
+import { refuseUrl } from '../url-policy.js';
+
+/** After a history step committed, how long to give its DOM to be ready, ms: a restored page already is. */
+const BACK_DOM_READY_WAIT_MS = 5_000;
+
+/** The lines an answer adds about the load: an HTTP error status, a page still loading. */
+async function loadNotes(tab: Tab, response: Response | null): Promise<string[]> {
+  const notes: string[] = [];
+  const status = response?.status() ?? 0;
+  if (status >= 400) notes.push(`- HTTP status: ${status}${response!.statusText() ? ` ${response!.statusText()}` : ''} (the server answered an error; the page it sent is below)`);
+  const ready = await tab.page.evaluate('document.readyState').catch(() => 'unknown');
+  if (ready !== 'complete') notes.push('- The page is still loading (its DOM is ready; images or other resources have not all arrived): it can be used now');
+  return notes;
+}
+
+export const NAVIGATION_TOOLS: ToolDef[] = [
+  {
+    name: 'browser_navigate',
+    description: 'Navigate your current tab to a URL (your first page call opens your tab). Answers once the page\'s DOM is ready.',
+    schema: z.object({ url: z.string().describe('The URL to open') }).strict(),
+    run: (a, ctx, p) => onTab(p, ctx, 'browser_navigate', 'loading the address', async (tab) => {
+      refuseUrl(a.url as string, p.urlPolicy());
+      if (p.driver) await installTracker(p.driver.context);
+      const response = await tab.page.goto(a.url as string, { waitUntil: 'domcontentloaded', timeout: NAVIGATION_TIMEOUT_MS });
+      const notes = await loadNotes(tab, response);
+      return [...(notes.length ? ['### Result', ...notes] : []), await pageState(tab)].join('\n');
+    }),
+  },
+  {
+    name: 'browser_navigate_back',
+    description: 'Go back to the previous page in your current tab.',
+    schema: z.object({}).strict(),
+    run: (_a, ctx, p) => onTab(p, ctx, 'browser_navigate_back', 'going back', async (tab) => {
+      const history = (await p.driver?.session(tab.page)?.send('Page.getNavigationHistory').catch(() => undefined)) as { currentIndex: number } | undefined;
+      if (history && history.currentIndex <= 0) return `### Result\n- There is no earlier page in tab ${tab.number}'s history; the tab stays where it is\n${await pageState(tab)}`;
+      const response = await tab.page.goBack({ waitUntil: 'commit', timeout: NAVIGATION_TIMEOUT_MS });
+      await tab.page.waitForLoadState('domcontentloaded', { timeout: BACK_DOM_READY_WAIT_MS }).catch(() => undefined);
+      const notes = await loadNotes(tab, response);
+      return [...(notes.length ? ['### Result', ...notes] : []), await pageState(tab)].join('\n');
+    }),
+  },
+];

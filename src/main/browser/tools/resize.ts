@@ -1,0 +1,46 @@
+/**
+ * browser_resize: the agent lays its tab out at a size, but only while no person watches it:
+ * a watched tab's layout is the viewer's (the controller's surface, else the longest watcher's).
+ */
+import { z } from 'zod';
+import { ForgeError } from '../../../shared/errors.js';
+import { onTab, pageState, type ToolDef } from '../tools.js';
+import { WINDOW_MIN_VIEWPORT_WIDTH } from '../../../workers/cdp/windows.js';
+import { LAYOUT_MIN_HEIGHT, LAYOUT_MIN_WIDTH, SURFACE_MAX_PX } from '../viewing.js';
+
+/** How long the page may take to report its new size, ms. */
+const RESIZE_SETTLE_MS = 3_000;
+
+export const RESIZE_TOOLS: ToolDef[] = [
+  {
+    name: 'browser_resize',
+    description: 'Lay your current tab out at width x height CSS px. Refused while a person is viewing the tab: its layout is theirs then.',
+    schema: z.object({
+      width: z.number().int().describe('Viewport width, CSS px'),
+      height: z.number().int().describe('Viewport height, CSS px'),
+    }).strict(),
+    run: (a, ctx, p, host) => onTab(p, ctx, 'browser_resize', 'resizing', async (tab) => {
+      const w = a.width as number;
+      const h = a.height as number;
+      if (w < LAYOUT_MIN_WIDTH || h < LAYOUT_MIN_HEIGHT || w > SURFACE_MAX_PX || h > SURFACE_MAX_PX) {
+        throw new ForgeError('bad_request', `a layout is ${LAYOUT_MIN_WIDTH}x${LAYOUT_MIN_HEIGHT} to ${SURFACE_MAX_PX}x${SURFACE_MAX_PX} CSS px, not ${w}x${h}`);
+      }
+      if (host.watched?.(tab)) {
+        throw new ForgeError('bad_request', `a person is viewing tab ${tab.number} (${tab.pageId}), so its layout follows their screen; browser_resize works while nobody views the tab`);
+      }
+      const driver = p.driver!;
+      const session = driver.session(tab.page);
+      const { windowId, bounds } = (await driver.cdp.send('Browser.getWindowForTarget', { targetId: tab.targetId })) as { windowId: number; bounds: { width: number; height: number } };
+      await session?.send('Emulation.clearDeviceMetricsOverride').catch(() => undefined);
+      const [iw, ih] = (await tab.page.evaluate('[innerWidth, innerHeight]')) as [number, number];
+      // The window is the page's layout. Emulating a narrower one would outlive a person's later view
+      // of the tab (their placement clears only its own emulation), so the narrowest is the window's.
+      const ww = Math.max(w, WINDOW_MIN_VIEWPORT_WIDTH);
+      await driver.cdp.send('Browser.setWindowBounds', { windowId, bounds: { width: ww + (bounds.width - iw), height: h + (bounds.height - ih) } });
+      await tab.page.waitForFunction(`innerWidth === ${ww} && innerHeight === ${h}`, undefined, { timeout: RESIZE_SETTLE_MS }).catch(() => undefined);
+      const [nw, nh] = (await tab.page.evaluate('[innerWidth, innerHeight]')) as [number, number];
+      const why = w < WINDOW_MIN_VIEWPORT_WIDTH ? `; the browser's narrowest window is ${WINDOW_MIN_VIEWPORT_WIDTH} px` : '';
+      return [`### Result`, `- Tab ${tab.number} is laid out at ${nw}x${nh}${nw !== w || nh !== h ? ` (asked ${w}x${h}${why})` : ''}`, await pageState(tab, false)].join('\n');
+    }),
+  },
+];

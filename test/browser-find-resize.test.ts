@@ -1,0 +1,79 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startForge, connectAgent, type RunningServer, type Agent } from './helpers/server.js';
+import { serveToolPages, type ToolPages } from './helpers/tool-pages.js';
+import { openViewer } from './helpers/viewer.js';
+
+let forge: RunningServer;
+let pages: ToolPages;
+let a: Agent;
+
+beforeAll(async () => {
+  forge = await startForge();
+  pages = await serveToolPages({
+    '/': `<html><head><title>Shop</title></head><body><nav><ul><li><a href="/a">Orders</a></li><li><a href="/b">Invoices</a></li></ul></nav>
+      <main><h1>Order 1042</h1><section><div><div><button>Refund order</button></div></div></section></main></body></html>`,
+  });
+  a = await connectAgent(forge, 'default/find/lead');
+  await a.call('browser_navigate', { url: pages.url });
+});
+
+afterAll(async () => {
+  await a?.close();
+  await forge?.stop();
+  await pages?.close();
+});
+
+describe('find answers the snapshot lines that match, with their refs', () => {
+  it('text matches case-insensitively and carries refs', async () => {
+    const r = await a.call('browser_find', { text: 'ORDER' });
+    expect(r.isError).toBe(false);
+    expect(r.text).toMatch(/3 lines of the snapshot match "ORDER"/);
+    expect(r.text).toMatch(/link "Orders" \[ref=(?:f\d+)?e\d+\]/);
+    expect(r.text).toMatch(/button "Refund order" \[ref=(?:f\d+)?e\d+\]/);
+  });
+
+  it('a regex matches with its flags; nothing matching is said; a bad one is refused', async () => {
+    expect((await a.call('browser_find', { regex: '/invoice/i' })).text).toContain('link "Invoices"');
+    expect((await a.call('browser_find', { text: 'zebra' })).text).toContain('No line of the snapshot matches');
+    const bad = await a.call('browser_find', { regex: '(' });
+    expect(bad.isError).toBe(true);
+    expect(bad.text).toContain('not a valid regular expression');
+  });
+});
+
+describe('snapshot takes a depth and a target', () => {
+  it('depth cuts the tree; target snapshots one subtree', async () => {
+    const full = (await a.call('browser_snapshot')).text;
+    const cut = (await a.call('browser_snapshot', { depth: 1 })).text;
+    expect(full).toContain('Refund order');
+    expect(cut).not.toContain('Refund order');
+    const nav = (await a.call('browser_snapshot', { target: 'role=navigation' })).text;
+    expect(nav).toContain('Invoices');
+    expect(nav).not.toContain('Refund order');
+  });
+});
+
+describe('resize lays the tab out while nobody views it', () => {
+  it('the page takes the size asked', async () => {
+    const r = await a.call('browser_resize', { width: 900, height: 600 });
+    expect(r.isError).toBe(false);
+    expect(r.text).toContain('laid out at 900x600');
+    expect((await a.call('browser_evaluate', { function: '() => [innerWidth, innerHeight]' })).text.replace(/\s/g, '')).toContain('[900,600]');
+    const narrow = await a.call('browser_resize', { width: 390, height: 700 });
+    expect(narrow.text).toContain('laid out at 500x700 (asked 390x700; the browser\'s narrowest window is 500 px)');
+  });
+
+  it('while a person views the tab, resize is refused naming that', async () => {
+    const v = await openViewer(forge.info.port, forge.info.viewer_token);
+    try {
+      v.send({ t: 'attach', tab: 1, w: 800, h: 600 });
+      const seen = await Promise.race([v.next('view'), v.next('error')]);
+      expect(seen.t, JSON.stringify(seen)).toBe('view');
+      const r = await a.call('browser_resize', { width: 800, height: 600 });
+      expect(r.isError).toBe(true);
+      expect(r.text).toContain('a person is viewing tab');
+    } finally {
+      await v.close();
+    }
+  });
+});

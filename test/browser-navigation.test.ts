@@ -1,0 +1,73 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startForge, connectAgent, type RunningServer, type Agent } from './helpers/server.js';
+import { serveToolPages, type ToolPages } from './helpers/tool-pages.js';
+
+let forge: RunningServer;
+let pages: ToolPages;
+let a: Agent;
+
+beforeAll(async () => {
+  forge = await startForge();
+  pages = await serveToolPages({
+    // A plain page the back/forward cache keeps: no unload handler, cacheable.
+    '/first': `<html><head><title>First</title><script>addEventListener('pageshow', (e) => { document.title = 'First' + (e.persisted ? ' (restored)' : ''); });</script></head><body><a href="/second">to second</a></body></html>`,
+    '/second': '<html><head><title>Second</title></head><body>second</body></html>',
+    '/slow-image': '<html><head><title>Mostly there</title></head><body><h1>Usable</h1><img src="/never.png" alt="never"></body></html>',
+    '/never.png': 'hang',
+    '/pay': { status: 402, body: '<html><head><title>Pay first</title></head><body><h1>Payment required</h1></body></html>' },
+    '/broken': { status: 500, body: '<html><head><title>Oops</title></head><body>server fell over</body></html>' },
+  });
+  a = await connectAgent(forge, 'default/navigation/lead');
+});
+
+afterAll(async () => {
+  await a?.close();
+  await forge?.stop();
+  await pages?.close();
+});
+
+describe('navigation answers once the page is usable', () => {
+  it('navigate_back to a page the back/forward cache restores answers without an error, at that page', async () => {
+    await a.call('browser_navigate', { url: `${pages.origin}/first` });
+    await a.call('browser_navigate', { url: `${pages.origin}/second` });
+    const r = await a.call('browser_navigate_back');
+    expect(r.isError).toBe(false);
+    expect(r.text).toContain(`${pages.origin}/first`);
+    const ev = await a.call('browser_evaluate', { function: '() => location.pathname + " " + document.title' });
+    // The cache did restore it: this is the case whose load event never comes again.
+    expect(ev.text).toContain('/first First (restored)');
+  });
+
+  it('navigate_back with no earlier page says so and stays', async () => {
+    await a.call('browser_tabs', { action: 'new' });
+    const r = await a.call('browser_navigate_back');
+    expect(r.isError).toBe(false);
+    expect(r.text).toContain('no earlier page');
+    await a.call('browser_tabs', { action: 'close' });
+  });
+
+  it('a page whose one image never arrives answers without an error, saying it is still loading', async () => {
+    const r = await a.call('browser_navigate', { url: `${pages.origin}/slow-image` });
+    expect(r.isError).toBe(false);
+    expect(r.text).toContain('Usable');
+    expect(r.text).toContain('still loading');
+  });
+
+  it('a 404 page is answered with its status and the page it sent', async () => {
+    const r = await a.call('browser_navigate', { url: `${pages.origin}/nowhere` });
+    expect(r.isError).toBe(false);
+    expect(r.text).toMatch(/HTTP status: 404/);
+    expect(r.text).toContain('No such page');
+  });
+
+  it('402 and 500 are answered with their status too', async () => {
+    expect((await a.call('browser_navigate', { url: `${pages.origin}/pay` })).text).toMatch(/HTTP status: 402[^\n]*[\s\S]*Payment required/);
+    expect((await a.call('browser_navigate', { url: `${pages.origin}/broken` })).text).toMatch(/HTTP status: 500/);
+  });
+
+  it('a page that loaded whole says nothing about its status', async () => {
+    const r = await a.call('browser_navigate', { url: `${pages.origin}/second` });
+    expect(r.text).not.toContain('HTTP status');
+    expect(r.text).not.toContain('still loading');
+  });
+});

@@ -1,0 +1,80 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import sharp from 'sharp';
+import { startForge, connectAgent, type RunningServer, type Agent } from './helpers/server.js';
+import { serveToolPages, type ToolPages } from './helpers/tool-pages.js';
+
+let forge: RunningServer;
+let pages: ToolPages;
+let red: Agent;
+let blue: Agent;
+
+beforeAll(async () => {
+  forge = await startForge();
+  const page = (c: string) => `<html><head><title>${c}</title><style>html,body{margin:0;background:${c};height:100%}</style></head><body><div id="box" style="width:120px;height:50px;background:lime">box</div></body></html>`;
+  pages = await serveToolPages({ '/red': page('rgb(255,0,0)'), '/blue': page('rgb(0,0,255)') });
+  red = await connectAgent(forge, 'default/shots/red');
+  blue = await connectAgent(forge, 'default/shots/blue');
+});
+
+afterAll(async () => {
+  await red?.close();
+  await blue?.close();
+  await forge?.stop();
+  await pages?.close();
+});
+
+async function shoot(agent: Agent, args: Record<string, unknown>): Promise<{ text: string; isError: boolean; mime?: string; bytes: Buffer }> {
+  const r = await agent.client.callTool({ name: 'browser_take_screenshot', arguments: args }, undefined, { timeout: 120_000 });
+  const content = r.content as Array<{ type: string; text?: string; data?: string; mimeType?: string }>;
+  const img = content.find((c) => c.type === 'image');
+  return { text: content.map((c) => c.text ?? '').join('\n'), isError: r.isError === true, mime: img?.mimeType, bytes: Buffer.from(img?.data ?? '', 'base64') };
+}
+
+async function centre(bytes: Buffer): Promise<[number, number, number]> {
+  const { data, info } = await sharp(bytes).raw().toBuffer({ resolveWithObject: true });
+  const i = (Math.floor(info.height / 2) * info.width + Math.floor(info.width / 2)) * info.channels;
+  return [data[i], data[i + 1], data[i + 2]];
+}
+
+describe('a screenshot is a picture of the seat\'s own tab, in the answer', () => {
+  it('two seats\' screenshots never show each other\'s tab', async () => {
+    await red.call('browser_navigate', { url: `${pages.origin}/red` });
+    await blue.call('browser_navigate', { url: `${pages.origin}/blue` });
+    for (let i = 0; i < 2; i++) {
+      const [r, b] = await Promise.all([shoot(red, {}), shoot(blue, {})]);
+      expect(await centre(r.bytes)).toEqual([255, 0, 0]);
+      expect(await centre(b.bytes)).toEqual([0, 0, 255]);
+    }
+  });
+
+  it('a png is a real PNG of the viewport\'s size, returned as image content and not as a path', async () => {
+    const s = await shoot(red, { type: 'png', filename: 'page.png' });
+    expect(s.isError).toBe(false);
+    expect(s.mime).toBe('image/png');
+    expect(s.bytes.subarray(0, 8)).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
+    const size = (await red.call('browser_evaluate', { function: '() => [innerWidth, innerHeight]' })).text.replace(/\s/g, '');
+    const [w, h] = JSON.parse(/\[\d+,\d+\]/.exec(size)![0]) as [number, number];
+    expect([s.bytes.readUInt32BE(16), s.bytes.readUInt32BE(20)]).toEqual([w, h]);
+    expect(s.text).toContain('not saved on the server');
+    expect(s.text).not.toMatch(/\/tmp\/|\.local\/state/);
+  });
+
+  it('a jpeg is a real JPEG; webp is a real WebP', async () => {
+    const j = await shoot(red, { type: 'jpeg' });
+    expect(j.mime).toBe('image/jpeg');
+    expect([j.bytes[0], j.bytes[1], j.bytes[2]]).toEqual([0xff, 0xd8, 0xff]);
+    const w = await shoot(red, { type: 'webp' });
+    expect(w.mime).toBe('image/webp');
+    expect(w.bytes.subarray(0, 4).toString('latin1')).toBe('RIFF');
+    expect(w.bytes.subarray(8, 12).toString('latin1')).toBe('WEBP');
+  });
+
+  it('an element screenshot is that element\'s size, by target', async () => {
+    const s = await shoot(red, { element: 'the box', target: '#box' });
+    const meta = await sharp(s.bytes).metadata();
+    expect([meta.width, meta.height]).toEqual([120, 50]);
+    const f = await shoot(red, { target: '#box', fullPage: true });
+    expect(f.isError).toBe(true);
+    expect(f.text).toContain('give one of them');
+  });
+});
