@@ -88,7 +88,14 @@ export async function watchAction(tab: Tab, verb: string, act: () => Promise<voi
     else inFlight.add(r);
     woken();
   };
-  const onDone = (r: Request): void => { inFlight.delete(r); woken(); };
+  /** The navigation ended without a commit: it became a download, or it failed (either may come before the wait below starts). */
+  let navEnded = false;
+  const onDone = (r: Request): void => {
+    inFlight.delete(r);
+    if (r.isNavigationRequest() && r.frame() === page.mainFrame() && r.failure()) navEnded = true;
+    woken();
+  };
+  const onDownload = (): void => { navEnded = true; woken(); };
   const onNav = (f: import('playwright-core').Frame): void => { if (f === page.mainFrame()) { committed = f.url(); woken(); } };
   const onChooser = (): void => { chooser = true; woken(); };
   page.on('request', onRequest);
@@ -96,6 +103,7 @@ export async function watchAction(tab: Tab, verb: string, act: () => Promise<voi
   page.on('requestfailed', onDone);
   page.on('framenavigated', onNav);
   page.on('filechooser', onChooser);
+  page.on('download', onDownload);
   const said: string[] = [];
   try {
     await act();
@@ -104,7 +112,7 @@ export async function watchAction(tab: Tab, verb: string, act: () => Promise<voi
       const t = setTimeout(r, Math.max(1, until - Date.now()));
       poke = () => { clearTimeout(t); r(); };
     }).finally(() => { poke = () => undefined; });
-    const started = (): boolean => !!(tab.dialog || chooser || navRequest || committed);
+    const started = (): boolean => !!(tab.dialog || chooser || navRequest || committed || navEnded);
     for (let asks = 0; asks < TRACKER_ASKS_MAX && !started(); asks++) {
       // Not cut by the watch: on a loaded machine the answer itself may take longer than the watch.
       const asked = await Promise.race([
@@ -125,7 +133,7 @@ export async function watchAction(tab: Tab, verb: string, act: () => Promise<voi
       break;
     }
     if (tab.dialog) return { said };
-    if (navRequest && !committed) {
+    if (navRequest && !committed && !navEnded) {
       // Until it commits, or turns out a download or a failure (neither ever commits).
       const opts = { timeout: NAVIGATION_TIMEOUT_MS };
       const waits = [
@@ -136,7 +144,7 @@ export async function watchAction(tab: Tab, verb: string, act: () => Promise<voi
       await Promise.race(waits).catch(() => undefined);
       for (const w of waits) w.catch(() => undefined);
     }
-    if (navRequest || committed) {
+    if (committed || (navRequest && !navEnded)) {
       await page.waitForLoadState('domcontentloaded', { timeout: DOM_READY_WAIT_MS }).catch(() => undefined);
       const now = page.url();
       said.push(now !== startUrl ? `- The ${verb} navigated the tab to ${now}` : `- The ${verb} reloaded the page (${now})`);
@@ -149,5 +157,6 @@ export async function watchAction(tab: Tab, verb: string, act: () => Promise<voi
     page.off('requestfailed', onDone);
     page.off('framenavigated', onNav);
     page.off('filechooser', onChooser);
+    page.off('download', onDownload);
   }
 }
