@@ -59,6 +59,7 @@ async function main(): Promise<void> {
     targets: Object.fromEntries(results.map((r) => [r.target, {
       inputs: r.inputs, refusals: r.refusals, closes: r.closes, crashes: r.crashes, faults: r.faultCount,
       rss_mb_before: Math.round(r.rss_mb_before), rss_mb_after: Math.round(r.rss_mb_after),
+      top_refusals: r.top_refusals,
       first_faults: r.faults.slice(0, 5).map((f) => ({ index: f.index, from: f.from, label: f.label, what: f.what })),
     }])),
   };

@@ -132,6 +132,16 @@ function rpcId(rng: Rng): unknown {
   return rng.chance(0.8) ? rng.int(1, 1e6) : rng.pick([null, 'x', -1, 1.5, {}, [], true, randomString(rng, 10)]);
 }
 
+/** A string with its lone surrogates replaced: a URL cannot carry them. */
+function wellFormed(s: string): string {
+  return s.replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '\ufffd');
+}
+
+/** A string a header can carry (visible ASCII): the client itself refuses anything else before sending. */
+function headerSafe(s: string): string {
+  return s.replace(/[^\x21-\x7e]/g, 'x') || 'x';
+}
+
 const baseHeaders = (): Record<string, string> => ({ 'content-type': 'application/json', accept: 'application/json, text/event-stream' });
 
 /** One request to the endpoint. */
@@ -161,12 +171,12 @@ export function mcpRequest(rng: Rng, tools: McpTool[], scene: McpScene): McpRequ
   }
   if (r < 0.82) {
     const headers: Record<string, string> = { 'content-type': rng.pick(CONTENT_TYPES), accept: rng.pick(ACCEPTS) };
-    if (rng.chance(0.3)) headers['mcp-protocol-version'] = rng.pick(['2025-03-26', '2024-11-05', '1999-01-01', randomString(rng, 12)]);
+    if (rng.chance(0.3)) headers['mcp-protocol-version'] = rng.pick(['2025-03-26', '2024-11-05', '1999-01-01', headerSafe(randomString(rng, 12))]);
     return { label: `tools/list with content-type "${headers['content-type']}" and accept "${headers.accept}"`, method: 'POST', session: 'live', auth: 'key', headers, body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }) };
   }
   if (r < 0.87) {
     const method = rng.pick(['POST', 'GET', 'DELETE', 'PUT'] as const);
-    return { label: `${method} with a junk session id`, method, session: 'junk', auth: 'key', headers: { ...baseHeaders(), ...(rng.chance(0.5) ? {} : { 'mcp-session-id': randomString(rng, 40).replace(/[^\x21-\x7e]/g, 'x') || 'x' }) }, body: method === 'POST' ? JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/list' }) : undefined };
+    return { label: `${method} with a junk session id`, method, session: 'junk', auth: 'key', headers: { ...baseHeaders(), ...(rng.chance(0.5) ? {} : { 'mcp-session-id': headerSafe(randomString(rng, 40)) }) }, body: method === 'POST' ? JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/list' }) : undefined };
   }
   if (r < 0.9) {
     return { label: 'a junk or missing bearer', method: 'POST', session: rng.chance(0.5) ? 'live' : 'none', auth: rng.chance(0.5) ? 'junk' : 'none', headers: baseHeaders(), body: JSON.stringify({ jsonrpc: '2.0', id: 4, method: 'tools/list' }) };
@@ -179,7 +189,7 @@ export function mcpRequest(rng: Rng, tools: McpTool[], scene: McpScene): McpRequ
   if (r < 0.97) {
     const seat = rng.pick(['default/fuzz/extra', 'other/p/lead', 'default/fuzz', '', 'a/b/c/d', randomString(rng, 20), 'default/fuzz/' + 'x'.repeat(70)]);
     const cwd = rng.pick([undefined, '/', '/nonexistent', 'relative', randomString(rng, 20)]);
-    const query = `seat=${encodeURIComponent(seat)}${cwd !== undefined ? `&cwd=${encodeURIComponent(cwd)}` : ''}`;
+    const query = new URLSearchParams({ seat: wellFormed(seat), ...(cwd !== undefined ? { cwd: wellFormed(cwd) } : {}) }).toString();
     const init = { jsonrpc: '2.0', id: 5, method: 'initialize', params: rng.chance(0.8) ? { protocolVersion: '2025-03-26', capabilities: {}, clientInfo: { name: 'fuzz', version: '0' } } : randomValue(rng) };
     return { label: `initialize for seat "${seat.slice(0, 40)}" cwd ${String(cwd).slice(0, 30)}`, method: 'POST', session: 'none', auth: 'key', headers: baseHeaders(), body: JSON.stringify(init), opensSession: true, query };
   }

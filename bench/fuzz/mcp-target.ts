@@ -19,7 +19,7 @@ export const ANSWER_MAX_BYTES = 1024 * 1024;
 /** Size under which a request is small, bytes: its refusal must be bounded by REFUSAL_MAX_BYTES. */
 const SMALL_REQUEST_BYTES = 16 * 1024;
 
-interface Verdict { refused: boolean; broken?: string; sessionGone?: boolean; sessionId?: string }
+interface Verdict { refused: boolean; words?: string; broken?: string; sessionGone?: boolean; sessionId?: string }
 
 export class McpDoor {
   sid = '';
@@ -66,15 +66,17 @@ function messagesOf(type: string, body: string): unknown[] | undefined {
 }
 
 /** Whether one JSON-RPC message keeps the rules: an error has words, a tool result with isError has text. */
-function judgeMessage(m: unknown): Verdict {
+function judgeMessage(m: unknown, small: boolean): Verdict {
   if (typeof m !== 'object' || m === null) return { refused: false, broken: `an answer that is not a JSON-RPC message: ${JSON.stringify(m).slice(0, 120)}` };
   const o = m as { error?: { message?: unknown }; result?: { isError?: unknown; content?: Array<{ text?: unknown }> } };
+  const size = Buffer.byteLength(JSON.stringify(m));
+  if (small && (o.error || o.result?.isError === true) && size > REFUSAL_MAX_BYTES) return { refused: true, broken: `a refusal of ${size} bytes (bound ${REFUSAL_MAX_BYTES}): ${JSON.stringify(m).slice(0, 160)}` };
   if (o.error) {
-    return typeof o.error.message === 'string' && o.error.message.trim() ? { refused: true } : { refused: true, broken: `a JSON-RPC error with no words: ${JSON.stringify(o.error).slice(0, 200)}` };
+    return typeof o.error.message === 'string' && o.error.message.trim() ? { refused: true, words: o.error.message } : { refused: true, broken: `a JSON-RPC error with no words: ${JSON.stringify(o.error).slice(0, 200)}` };
   }
   if (o.result?.isError === true) {
     const text = (o.result.content ?? []).map((c) => (typeof c?.text === 'string' ? c.text : '')).join('').trim();
-    return text ? { refused: true } : { refused: true, broken: `a tool result with isError and no text: ${JSON.stringify(o.result).slice(0, 200)}` };
+    return text ? { refused: true, words: text } : { refused: true, broken: `a tool result with isError and no text: ${JSON.stringify(o.result).slice(0, 200)}` };
   }
   return { refused: false };
 }
@@ -90,13 +92,14 @@ export function judgeAnswer(req: McpRequest, a: { status: number; type: string; 
   if (msgs === undefined || msgs.length === 0) {
     // Not JSON-RPC (a proxy's 413, a 404): a refusal all the same, and it must say something.
     if (a.status < 400) v = { refused: false, broken: `HTTP ${a.status} with a body that is no JSON-RPC answer: ${a.body.slice(0, 120)}` };
-    else v = a.body.trim() ? { refused: true } : { refused: true, broken: `HTTP ${a.status} with no words` };
+    else v = a.body.trim() ? { refused: true, words: `HTTP ${a.status}: ${a.body}` } : { refused: true, broken: `HTTP ${a.status} with no words` };
   } else {
-    const each = msgs.map(judgeMessage);
-    v = { refused: each.some((e) => e.refused), broken: each.find((e) => e.broken)?.broken };
+    const each = msgs.map((m) => judgeMessage(m, reqSize < SMALL_REQUEST_BYTES));
+    v = { refused: each.some((e) => e.refused), words: each.find((e) => e.words)?.words, broken: each.find((e) => e.broken)?.broken };
     if (a.status >= 400 && !v.refused) v.broken ??= `HTTP ${a.status} with an answer that is no refusal`;
   }
-  if (!v.broken && v.refused && reqSize < SMALL_REQUEST_BYTES && size > REFUSAL_MAX_BYTES) v.broken = `a refusal of ${size} bytes to a ${reqSize}-byte request (bound ${REFUSAL_MAX_BYTES})`;
+  // A refusal in plain words (not JSON-RPC) is bounded as a whole; a JSON-RPC one message by message, above.
+  if (!v.broken && v.refused && msgs === undefined && reqSize < SMALL_REQUEST_BYTES && size > REFUSAL_MAX_BYTES) v.broken = `a refusal of ${size} bytes to a ${reqSize}-byte request (bound ${REFUSAL_MAX_BYTES})`;
   if (req.session === 'live' && a.status === 404) v.sessionGone = true;
   return v;
 }
@@ -122,7 +125,7 @@ export async function fuzzMcp(o: { server: ForgeServer; prober: Client; seed: nu
     try {
       const a = await door.send(req);
       const v = judgeAnswer(req, a);
-      if (v.refused) r.refusals++;
+      if (v.refused) found.refused(v.words ?? '');
       if (v.broken) found.fault({ index: i, from: i, label: req.label, what: `${v.broken} (HTTP ${a.status})` });
       if (req.opensSession && a.sessionId) await door.close(a.sessionId);
       if (v.sessionGone) {
@@ -140,5 +143,6 @@ export async function fuzzMcp(o: { server: ForgeServer; prober: Client; seed: nu
   if (!r.crashes) await dead(r.inputs, 'the end of the run');
   await door.close();
   r.rss_mb_after = rssMb(o.server.pid);
+  r.top_refusals = found.topRefusals();
   return r;
 }

@@ -30,12 +30,30 @@ export interface TargetResult {
   crashes: number;
   faults: Fault[];
   faultCount: number;
+  /** The most common refusals by their first words, with their counts. */
+  top_refusals?: Array<[string, number]>;
   rss_mb_before: number;
   rss_mb_after: number;
 }
 
+/** Distinct refusal sentences a run tallies (their first words): enough to see what the inputs mostly hit. */
+const REFUSAL_KINDS_MAX = 200;
+
 export class Findings {
   readonly result: TargetResult;
+  /** Refusals by their first words, for seeing what a run's inputs reached. */
+  readonly refusalWords = new Map<string, number>();
+
+  refused(words: string): void {
+    this.result.refusals++;
+    const key = words.replace(/\d+/g, 'N').slice(0, 70);
+    if (this.refusalWords.has(key) || this.refusalWords.size < REFUSAL_KINDS_MAX) this.refusalWords.set(key, (this.refusalWords.get(key) ?? 0) + 1);
+  }
+
+  /** The most common refusals, most first. */
+  topRefusals(n = 12): Array<[string, number]> {
+    return [...this.refusalWords].sort((a, b) => b[1] - a[1]).slice(0, n);
+  }
 
   constructor(target: string, seed: number) {
     this.result = { target, seed, inputs: 0, refusals: 0, closes: 0, crashes: 0, faults: [], faultCount: 0, rss_mb_before: 0, rss_mb_after: 0 };

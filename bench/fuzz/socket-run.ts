@@ -39,7 +39,7 @@ export async function runSocketTarget(t: SocketTarget): Promise<TargetResult> {
   r.rss_mb_before = rssMb(t.server.pid);
   let current = { index: 0, from: 0, label: 'opening the socket' };
   const judge: Judged = {
-    refusal: () => { r.refusals++; },
+    refusal: (words) => found.refused(words),
     broken: (what) => found.fault({ ...current, what }),
   };
   const dead = async (): Promise<boolean> => {
@@ -52,7 +52,7 @@ export async function runSocketTarget(t: SocketTarget): Promise<TargetResult> {
   let sock: FuzzSocket | undefined;
   const judgeClose = (s: FuzzSocket): void => {
     if (!s.closed) return;
-    if (FuzzSocket.wordedClose(s.closed)) { r.closes++; r.refusals++; } else judge.broken(`the socket was dropped without words (code ${s.closed.code})`);
+    if (FuzzSocket.wordedClose(s.closed)) { r.closes++; found.refused(`close ${s.closed.code}: ${s.closed.reason}`); } else judge.broken(`the socket was dropped without words (code ${s.closed.code})`);
   };
   try {
     const first = t.first ?? 0;
@@ -93,5 +93,6 @@ export async function runSocketTarget(t: SocketTarget): Promise<TargetResult> {
     sock?.end();
   }
   r.rss_mb_after = rssMb(t.server.pid);
+  r.top_refusals = found.topRefusals();
   return r;
 }

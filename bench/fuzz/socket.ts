@@ -23,8 +23,8 @@ export const SEND_MAX_PER_SECOND = 400;
 export const PONG_TIMEOUT_MS = 30_000;
 
 export interface Judged {
-  /** A worded refusal arrived (an error message). */
-  refusal: () => void;
+  /** A worded refusal arrived (an error message), with its words. */
+  refusal: (words: string) => void;
   /** A rule was broken; `what` says how. */
   broken: (what: string) => void;
   /** Any control message that is not an error, for the target's own bookkeeping (term_view, term_closed). */
@@ -90,7 +90,7 @@ export class FuzzSocket {
     if (m.t === 'error') {
       if (typeof m.message !== 'string' || m.message.trim() === '') this.judge.broken(`an error reply with no sentence: ${JSON.stringify(m).slice(0, 200)}`);
       else if (data.length > ERROR_REPLY_MAX_BYTES) this.judge.broken(`an error reply of ${data.length} bytes (bound ${ERROR_REPLY_MAX_BYTES}): ${m.message.slice(0, 120)}`);
-      else this.judge.refusal();
+      else this.judge.refusal(m.message);
       return;
     }
     if (data.length > CONTROL_REPLY_MAX_BYTES) this.judge.broken(`a "${String(m.t)}" reply of ${data.length} bytes (bound ${CONTROL_REPLY_MAX_BYTES})`);
