@@ -47,7 +47,9 @@ const ENDS_SOMETHING = new Set(['browser_end_host', 'browser_close', 'terminal__
 /** Chance a conforming call of an ENDS_SOMETHING tool goes ahead (else it is shaped wrong). */
 const ENDS_SOMETHING_CHANCE = 0.02;
 /** The longest wait a conforming call may ask for, ms: a shell that prints no prompt mark waits it out. */
-const CONFORMING_TIMEOUT_MAX_MS = 2_000;
+const CONFORMING_TIMEOUT_MAX_MS = 500;
+/** Chance a conforming element argument is a role selector rather than a ref: one that matches nothing waits 15 s. */
+const ROLE_SELECTOR_CHANCE = 0.02;
 /** Bytes of the oversized body: past the 4 MiB bound of both the relay and the endpoint. */
 const OVERSIZED_BODY_BYTES = 4 * 1024 * 1024 + 1024;
 /** Chance of the oversized body: 4 MiB a time is costly. */
@@ -62,7 +64,8 @@ function stringFor(rng: Rng, name: string, s: Schema, scene: McpScene): string {
   let v: string;
   if (n.includes('url')) v = rng.pick([`${scene.pagesBase}/simple.html`, `${scene.pagesBase}/text.html`, 'about:blank', 'data:text/html,<button>ok</button>', 'http://127.0.0.1:1/', `${scene.pagesBase}/missing.html`, 'javascript:void 0', 'not a url', randomString(rng, 40)]);
   else if (n.includes('function') || n.includes('expression') || n === 'script') v = rng.pick(['() => 1', '() => document.title', '() => { throw new Error("x") }', '() => new Array(10).fill("a").join("")', '1 +', 'document.body.innerHTML', randomString(rng, 40)]);
-  else if (n === 'ref' || n.includes('element') || n.includes('target')) v = rng.pick(['e1', 'e2', 'e5', 'e999', 'role=button', 'role=button[name="ok"]', 'role=link', randomString(rng, 20)]);
+  else if (n === 'ref' || n.includes('element') || n.includes('target')) // Refs resolve or are refused at once; a role selector that matches nothing waits out the page-action bound, so it is rare.
+    v = rng.chance(ROLE_SELECTOR_CHANCE) ? rng.pick(['role=button', 'role=link[name="x"]']) : rng.pick(['e1', 'e2', 'e3', 'e5', 'e999', 'e0', randomString(rng, 20)]);
   else if (n.includes('page')) v = rng.chance(0.6) && scene.pageId ? scene.pageId : rng.pick(['p-0', 'p-zzz', randomString(rng, 12)]);
   else if (n === 'key') v = rng.pick(['Enter', 'Tab', 'a', 'ArrowDown', 'Escape', 'Control+a', randomString(rng, 8)]);
   else if (n === 'command') v = rng.pick(['true', 'echo hi', '', randomString(rng, 40)]);

@@ -10,7 +10,7 @@ import { probe, rssMb, type ForgeServer } from './server.js';
 import { mcpRequest, type McpRequest, type McpScene, type McpTool } from './mcp-gen.js';
 import { PROBE_EVERY_INPUTS } from './socket-run.js';
 
-/** Bound on one request's answer, ms: a conforming call waits at most 2 s in the shell, a page action 15 s, a navigation 30 s. */
+/** Bound on one request's answer, ms: a conforming call waits at most 0.5 s in the shell, a page action 15 s, a navigation 30 s. */
 const REQUEST_TIMEOUT_MS = 60_000;
 /** Bytes of a refusal's answer: a sentence and its envelope, never the request echoed back. */
 export const REFUSAL_MAX_BYTES = 8 * 1024;
@@ -120,8 +120,11 @@ export async function fuzzMcp(o: { server: ForgeServer; prober: Client; seed: nu
     return true;
   };
   const first = o.first ?? 0;
+  /** Time spent by the kind of request (a tool's name, a batch), ms: where a slow run goes. */
+  const spent = new Map<string, number>();
   for (let i = first; i < first + o.inputs; i++) {
     const req = mcpRequest(inputRng(o.seed, i), tools, o.scene);
+    const t0 = Date.now();
     try {
       const a = await door.send(req);
       const v = judgeAnswer(req, a);
@@ -136,11 +139,15 @@ export async function fuzzMcp(o: { server: ForgeServer; prober: Client; seed: nu
       found.fault({ index: i, from: i, label: req.label, what: `no answer: ${(e as Error).message}` });
       if (await dead(i, req.label)) break;
     }
+    if (process.env.FUZZ_SLOW_MS && Date.now() - t0 > Number(process.env.FUZZ_SLOW_MS)) process.stderr.write(`fuzz: slow ${Date.now() - t0} ms: input ${i} ${req.label} ${String(req.body).slice(0, 200)}\n`);
+    const kind = req.label.split(':')[0]!;
+    spent.set(kind, (spent.get(kind) ?? 0) + Date.now() - t0);
     r.inputs = i + 1 - first;
     if ((i + 1) % PROBE_EVERY_INPUTS === 0 && (await dead(i, req.label))) break;
     progress.tick(r.inputs, r, rssMb(o.server.pid));
   }
   if (!r.crashes) await dead(r.inputs, 'the end of the run');
+  process.stderr.write(`fuzz: mcp time by request kind: ${[...spent].sort((a, b) => b[1] - a[1]).slice(0, 8).map(([k, ms]) => `${k} ${(ms / 1000).toFixed(1)} s`).join(', ')}\n`);
   await door.close();
   r.rss_mb_after = rssMb(o.server.pid);
   r.top_refusals = found.topRefusals();

@@ -54,6 +54,8 @@ export async function makeScene(server: ForgeServer, opts: { browser: boolean })
     close: async () => {
       await agent.close().catch(() => undefined);
       await prober.close().catch(() => undefined);
+      // The browser keeps its connections to the pages alive: they are ended, or close would wait on them.
+      pages.server.closeAllConnections();
       await new Promise((r) => pages.server.close(r));
     },
   };

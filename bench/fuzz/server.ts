@@ -20,9 +20,11 @@ const STOP_GRACE_MS = 10_000;
 
 /**
  * A terminal "shell" that runs nothing: the PTY in raw mode with no signals, and cat writing back
- * whatever is typed. Random typing reaches the PTY and the screen model, and no random command line can run.
+ * whatever is typed. Random typing reaches the PTY and the screen model, and no random command line
+ * can run. It draws a prompt first: forge types an agent's first command once a shell without marks
+ * has drawn something and gone quiet, else only after its 15 s startup bound.
  */
-const ECHO_SHELL = '#!/bin/sh\nstty raw -echo -isig -ixon 2>/dev/null\nexec cat\n';
+const ECHO_SHELL = '#!/bin/sh\nstty raw -echo -isig -ixon 2>/dev/null\nprintf \'echo> \'\nexec cat\n';
 
 export interface ForgeServer {
   pid: number;
