@@ -6,7 +6,7 @@ import { RSS_GROWTH_MAX_MB } from '../bench/fuzz/result.js';
 
 /** A fixed seed: a failure here replays with `./forge bench fuzz --target mcp --seed 7303 --only INDEX`. */
 const SEED = 7303;
-const INPUTS = 2000;
+const INPUTS = 1200;
 
 let server: ForgeServer;
 let scene: Scene;
