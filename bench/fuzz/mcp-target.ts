@@ -139,7 +139,6 @@ export async function fuzzMcp(o: { server: ForgeServer; prober: Client; seed: nu
       found.fault({ index: i, from: i, label: req.label, what: `no answer: ${(e as Error).message}` });
       if (await dead(i, req.label)) break;
     }
-    if (process.env.FUZZ_SLOW_MS && Date.now() - t0 > Number(process.env.FUZZ_SLOW_MS)) process.stderr.write(`fuzz: slow ${Date.now() - t0} ms: input ${i} ${req.label} ${String(req.body).slice(0, 200)}\n`);
     const kind = req.label.split(':')[0]!;
     spent.set(kind, (spent.get(kind) ?? 0) + Date.now() - t0);
     r.inputs = i + 1 - first;

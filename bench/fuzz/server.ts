@@ -119,7 +119,7 @@ export async function pingProbe(server: ForgeServer): Promise<void> {
   }
 }
 
-/** Both probes: a viewer ping and an agent's tools/list (on `client`, the prober's own session). */
+/** The probes: a viewer ping, an agent's tools/list and terminal__read (on `client`, the prober's own session). */
 export async function probe(server: ForgeServer, client: Client): Promise<string | undefined> {
   const gone = server.exited();
   if (gone) return `the server process ended (${gone})`;
@@ -127,6 +127,8 @@ export async function probe(server: ForgeServer, client: Client): Promise<string
     await pingProbe(server);
     const { tools } = await within(client.listTools(), PROBE_TIMEOUT_MS, 'tools/list');
     if (!tools.length) return 'tools/list answered with no tools';
+    // The terminal worker answers too: the prober's own seat's screen, read.
+    await within(client.callTool({ name: 'terminal__read', arguments: {} }), PROBE_TIMEOUT_MS, 'terminal__read');
   } catch (e) {
     const now = server.exited();
     return now ? `the server process ended (${now})` : `the server stopped answering: ${(e as Error).message}`;
