@@ -1,0 +1,98 @@
+/**
+ * The loop both socket targets run: input i is drawn from its own seeded generator, sent on a
+ * live socket (a closed one is judged and replaced), paced by ping/pong every PACE_INPUTS inputs,
+ * and the server probed every `probeEvery` inputs.
+ */
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { inputRng, type Rng } from './prng.js';
+import { Findings, Progress, type TargetResult } from './result.js';
+import { probe, rssMb, type ForgeServer } from './server.js';
+import { FuzzSocket, PACE_INPUTS, PONG_TIMEOUT_MS, type Judged } from './socket.js';
+import type { SocketInput } from './viewer-gen.js';
+
+/** Inputs between two probes of the whole server (a fresh viewer's ping, an agent's tools/list). */
+export const PROBE_EVERY_INPUTS = 1000;
+/** How long the server has to close a token-less socket whose first message was not a good hello, ms (it closes at once). */
+const UNAUTH_CLOSE_MS = 10_000;
+
+export interface SocketTarget {
+  name: string;
+  server: ForgeServer;
+  /** The prober's own MCP session. */
+  prober: Client;
+  seed: number;
+  inputs: number;
+  /** The first input's index: a replay of one input starts there. */
+  first?: number;
+  /** Opens (and readies) the socket inputs go to. */
+  open: (judge: Judged) => Promise<FuzzSocket>;
+  /** Input i: for the socket, or for a fresh token-less socket. */
+  next: (rng: Rng, index: number) => { input: SocketInput; tokenless?: boolean };
+  /** Run at each pace point on the live socket (a target re-arms what its inputs may have undone). */
+  window?: (sock: FuzzSocket) => void;
+}
+
+export async function runSocketTarget(t: SocketTarget): Promise<TargetResult> {
+  const found = new Findings(t.name, t.seed);
+  const r = found.result;
+  const progress = new Progress(t.name, t.inputs);
+  r.rss_mb_before = rssMb(t.server.pid);
+  let current = { index: 0, from: 0, label: 'opening the socket' };
+  const judge: Judged = {
+    refusal: (words) => found.refused(words),
+    broken: (what) => found.fault({ ...current, what }),
+  };
+  const dead = async (): Promise<boolean> => {
+    const why = await probe(t.server, t.prober);
+    if (!why) return false;
+    r.crashes++;
+    found.fault({ ...current, what: why });
+    return true;
+  };
+  let sock: FuzzSocket | undefined;
+  const judgeClose = (s: FuzzSocket): void => {
+    if (!s.closed) return;
+    if (FuzzSocket.wordedClose(s.closed)) { r.closes++; found.refused(`close ${s.closed.code}: ${s.closed.reason}`); } else judge.broken(`the socket was dropped without words (code ${s.closed.code})`);
+  };
+  try {
+    const first = t.first ?? 0;
+    for (let i = first; i < first + t.inputs; i++) {
+      const { input, tokenless } = t.next(inputRng(t.seed, i), i);
+      if (tokenless) {
+        current = { index: i, from: i, label: `token-less socket: ${input.label}` };
+        const s = await FuzzSocket.open(t.server.port, undefined, judge);
+        await s.input(input);
+        if (!(await s.closedWithin(UNAUTH_CLOSE_MS))) judge.broken('a token-less socket whose first message was not a good hello was left open');
+        judgeClose(s);
+        s.end();
+      } else {
+        if (!sock?.open) {
+          if (sock) { judgeClose(sock); sock.end(); }
+          sock = await t.open(judge);
+          current = { ...current, from: i };
+        }
+        current = { index: i, from: current.from, label: input.label };
+        await sock.input(input);
+      }
+      r.inputs = i + 1 - first;
+      if ((i + 1) % PACE_INPUTS === 0 && sock?.open) {
+        if (!(await sock.roundTrip(PONG_TIMEOUT_MS))) {
+          found.fault({ ...current, what: `no pong within ${PONG_TIMEOUT_MS} ms` });
+          if (await dead()) break;
+        }
+        if (sock.open) t.window?.(sock);
+        current = { ...current, from: i + 1 };
+      }
+      if ((i + 1) % PROBE_EVERY_INPUTS === 0 && (await dead())) break;
+      progress.tick(r.inputs, r, rssMb(t.server.pid));
+    }
+    if (sock?.open) await sock.roundTrip();
+    if (sock && !sock.open) judgeClose(sock);
+    if (!r.crashes) await dead();
+  } finally {
+    sock?.end();
+  }
+  r.rss_mb_after = rssMb(t.server.pid);
+  r.top_refusals = found.topRefusals();
+  return r;
+}
