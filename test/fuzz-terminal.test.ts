@@ -23,8 +23,7 @@ afterAll(async () => {
 });
 
 describe('a held terminal under seeded random typing, control sequences, resizes, acks and repaints', () => {
-  // Fails today on the delete-lines hang below (the probe's terminal__read stops answering at input 999); unmark both once it is fixed.
-  it.fails('refuses every bad message in words, takes every good one, keeps answering pings and tools/list, and stays within its memory bound', async () => {
+  it('refuses every bad message in words, takes every good one, keeps answering pings and tools/list, and stays within its memory bound', async () => {
     const r = await fuzzTerminal({ server, prober: scene.prober, seed: SEED, inputs: INPUTS, seat: SCENE_SEAT });
     expect(r.faults).toEqual([]);
     expect(r.crashes).toBe(0);
@@ -35,10 +34,10 @@ describe('a held terminal under seeded random typing, control sequences, resizes
 });
 
 describe('a screen model fed a delete-lines with a huge count', () => {
-  // Found by the fuzz (seed 42, input 0 of the terminal target): ESC [ 99999999 M makes the
+  // Found by the fuzz (seed 42, input 0 of the terminal target): ESC [ 99999999 M made the
   // headless screen model loop once per line of the count, and the terminal worker, shared by
-  // every seat, answers nothing more. Marked fails until the count is bounded before the model.
-  it.fails('leaves every other seat\'s terminal answering', async () => {
+  // every seat, answered nothing more; counts are now bounded before the model (pty/counts.ts).
+  it('leaves every other seat\'s terminal answering', async () => {
     const fresh = await startServer({ shell: 'echo' });
     try {
       const writer = await agentClient(fresh, 'default/hang/writer');

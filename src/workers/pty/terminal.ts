@@ -16,6 +16,7 @@ import { ModeWatch, repaint, screenText, useClientWidths } from './screen.js';
 import { PromptMarks } from './marks.js';
 import { readLineModes, secretWanted } from './echo.js';
 import { ModelFeed } from './feed.js';
+import { CountClamp } from './counts.js';
 import type { ShellLaunch } from './shell.js';
 
 /** Model backlog that pauses the PTY, bytes: a flood waits in the kernel, not in the server's memory. */
@@ -71,7 +72,9 @@ export class SeatTerminal {
   private holderBehind = false;
   private paused = false;
   private viewers = 0;
-  private batch: Buffer[] = [];
+  private batch: Uint8Array[] = [];
+  /** Bounds the counts of sequences the model and the viewers' terminals run once per count. */
+  private readonly counts = new CountClamp();
   private batchBytes = 0;
   private flushQueued = false;
   private lastFlushAt = 0;
@@ -226,8 +229,11 @@ export class SeatTerminal {
     try { this.pty.kill(signal); } catch { /* exited meanwhile */ }
   }
 
-  private onPtyData(d: Buffer): void {
+  private onPtyData(read: Buffer): void {
     this.lastOutputAt = Date.now();
+    // The viewers and the model see the same bytes, with every run-once-per-count sequence bounded.
+    const d = this.counts.pass(read);
+    if (d.length === 0) return;
     this.batch.push(d);
     this.batchBytes += d.length;
     if (this.batchBytes >= OUTPUT_FRAME_MAX_BYTES) { this.flush(); this.updateFlow(); } else this.scheduleFlush();
