@@ -50,7 +50,12 @@ export class BrowserSurface implements Surface {
         chooserAnswered: (_pp, tab) => this.choosers?.answeredByAgent(tab),
         download: (pp, tab, d) => void this.downloads?.started(pp, tab, d).catch((e: Error) => log.warn({ err: e }, 'download not kept')),
       };
-      p = new ProfileBrowser(key, profileDir(this.ctx.stateDir, key), events, { allowFileUrls: this.ctx.config.agent.allowFileUrls });
+      const b = this.ctx.config.browser;
+      p = new ProfileBrowser(key, profileDir(this.ctx.stateDir, key), events, {
+        allowFileUrls: this.ctx.config.agent.allowFileUrls,
+        caps: { agent: b.hiddenAgentTabs, person: b.hiddenPersonTabs },
+        shown: (tab) => this.watched(tab),
+      });
       this.profiles.set(key, p);
     }
     return p;
@@ -91,6 +96,9 @@ export class BrowserSurface implements Surface {
       handOffOpened: (id) => handOffs.opened(id),
       handOffNames: (pageId) => handOffs.names(pageId),
       idleMinutes: this.ctx.config.browser.idleMinutes,
+      // A person showing a tab, and leaving it, is the tab's use; showing an unloaded tab rebuilds it.
+      tabShown: async (p, tab) => { p.markUse(tab, 'person'); if (tab.unloaded) await p.revive(tab); },
+      tabHidden: (p, tab) => p.markUse(tab, 'person'),
     });
     this.viewing.attach();
     const viewing = this.viewing;
@@ -107,7 +115,8 @@ export class BrowserSurface implements Surface {
     for (const p of this.profiles.values()) {
       if (!p.idleFor(limitMs)) continue;
       log.info({ profile: p.key }, 'idle close');
-      await p.end('idle').catch(() => undefined);
+      const m = this.ctx.config.browser.idleMinutes;
+      await p.end(`closed after ${m} idle minute${m === 1 ? '' : 's'}`, {}).catch(() => undefined);
     }
   }
 
