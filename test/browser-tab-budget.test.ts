@@ -80,6 +80,11 @@ describe('hidden tabs past their group\'s cap are unloaded, least recently used 
     const strip = await rows();
     expect(strip.map((r) => [r.number, r.loaded])).toEqual([[1, true], [2, false], [3, false], [4, true], [5, true]]);
     expect(strip.find((r) => r.number === 2)!.url).toBe(`${pages.origin}/p/2`);
+
+    // Gauges reach /metrics every 2 s.
+    await new Promise((r) => setTimeout(r, 2500));
+    const metrics = await (await fetch(`http://127.0.0.1:${forge.info.port}/metrics`, { headers: { authorization: `Bearer ${forge.info.token}` } })).text();
+    expect(metrics).toContain('forge_browser_tabs_unloaded{profile="default/default"} 2');
   });
 
   it('an unloaded tab\'s next call rebuilds it at its address, with the same number and page id, and says what was lost', async () => {

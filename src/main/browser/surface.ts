@@ -123,6 +123,8 @@ export class BrowserSurface implements Surface {
   gauges(): string {
     const lines = ['# TYPE forge_browser_tabs gauge'];
     for (const p of this.profiles.values()) lines.push(`forge_browser_tabs{profile="${p.key}"} ${p.tabs.size}`);
+    lines.push('# TYPE forge_browser_tabs_unloaded gauge');
+    for (const p of this.profiles.values()) lines.push(`forge_browser_tabs_unloaded{profile="${p.key}"} ${p.tabs.all().filter((t) => t.unloaded).length}`);
     lines.push(encodeMetrics(this.viewing?.encoders() ?? []));
     return lines.join('\n');
   }
