@@ -108,6 +108,8 @@ describe('hidden tabs past their group\'s cap are unloaded, least recently used 
     const view = await v.next('view', (m) => m.pageId === gone.pageId);
     expect(view.url).toBe(gone.url);
     await v.waitFrames(1);
+    const told = await a.call('browser_tabs', { action: 'list' });
+    expect(told.text).toContain(`a person showed tab ${gone.number} (${gone.pageId}), which had been unloaded to save memory, so it was reloaded at ${gone.url}: its in-page state and form input are lost, cookies stay`);
     for (let n = 6; n <= 7; n++) await openTab(n);
     expect((await rows()).find((r) => r.pageId === gone.pageId)!.loaded).toBe(true);
     v.send({ t: 'detach' });

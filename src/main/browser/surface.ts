@@ -16,6 +16,7 @@ import { FileChoosers } from './file-chooser.js';
 import { Downloads } from './downloads.js';
 import { profileKeyFor } from '../config.js';
 import { parseSeat } from '../seat.js';
+import { tellSeat } from './agent-events.js';
 
 /** How often the idle sweep looks at the profiles at most, ms; a short idle_minutes looks more often. */
 const IDLE_SWEEP_PERIOD_MAX_MS = 15_000;
@@ -97,7 +98,14 @@ export class BrowserSurface implements Surface {
       handOffNames: (pageId) => handOffs.names(pageId),
       idleMinutes: this.ctx.config.browser.idleMinutes,
       // A person showing a tab, and leaving it, is the tab's use; showing an unloaded tab rebuilds it.
-      tabShown: async (p, tab) => { p.markUse(tab, 'person'); if (tab.unloaded) await p.revive(tab); },
+      tabShown: async (p, tab) => {
+        p.markUse(tab, 'person');
+        // The owner learns on its next call that the page it left was reloaded for the person.
+        if (!tab.unloaded) return;
+        const url = tab.unloaded.url || 'about:blank';
+        await p.revive(tab);
+        tellSeat(p, tab.owner, `a person showed tab ${tab.number} (${tab.pageId}), which had been unloaded to save memory, so it was reloaded at ${url}: its in-page state and form input are lost, cookies stay`);
+      },
       tabHidden: (p, tab) => p.markUse(tab, 'person'),
     });
     this.viewing.attach();
