@@ -19,6 +19,7 @@ beforeAll(async () => {
   forge = await startForge({ toml: '[browser]\nhidden_agent_tabs = 2\nhidden_person_tabs = 1\n' });
   const routes: Record<string, string> = {};
   for (let n = 1; n <= 9; n++) routes[`/p/${n}`] = page(n);
+  routes['/alert'] = '<title>Alerting</title><script>setTimeout(() => alert("look here"), 50)</script>';
   pages = await servePages(routes);
   a = await connectAgent(forge, 'default/budget/lead');
   v = await openViewer(forge.info.port, forge.info.viewer_token);
@@ -127,5 +128,15 @@ describe('hidden tabs past their group\'s cap are unloaded, least recently used 
     expect(row.loaded).toBe(true);
     expect((await listed()).get(held)!.unloaded).toBe(false);
     void parked;
+  });
+
+  it('a tab a dialog waits on is never unloaded', async () => {
+    const r = await a.call('browser_tabs', { action: 'new', url: `${pages.origin}/alert` });
+    const waiting = Number(/Opened tab (\d+)/.exec(r.text)![1]);
+    for (let i = 0; i < 50 && !(await listed()).get(waiting)!.line.includes('alert waiting'); i++) await new Promise((res) => setTimeout(res, 100));
+    for (let n = 0; n < 4; n++) await openTab(9);
+    const line = (await listed()).get(waiting)!;
+    expect(line.line).toContain('alert waiting');
+    expect(line.unloaded).toBe(false);
   });
 });
