@@ -113,5 +113,6 @@ export function tabRowBody(t: TabRow): HTMLElement {
     h('span', { class: 'tab-title', title: t.url }, tabLabel(t)),
     h('span', { class: 'tab-owner' }, t.owner),
     h('span', { class: 'tab-state' }, h('span', { class: 'state-mark', 'aria-hidden': 'true' }, STATE_MARK[t.state] ?? ''), ` ${t.state}`),
-    t.dialog ? h('span', { class: 'tab-dialog', title: t.dialog.message }, `${t.dialog.kind} waiting`) : null);
+    t.dialog ? h('span', { class: 'tab-dialog', title: t.dialog.message }, `${t.dialog.kind} waiting`) : null,
+    t.loaded ? null : h('span', { class: 'tab-unloaded', title: 'unloaded to save memory; showing it reloads the page' }, 'unloaded'));
 }

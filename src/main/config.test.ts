@@ -27,6 +27,14 @@ describe('forge.toml', () => {
     expect(() => parseConfig('[agent]\nallow_file_urls = "yes"\n', 'f.toml')).toThrow('f.toml:2: key agent.allow_file_urls must be a boolean');
   });
 
+  it('the hidden-tab budget is 6 agent tabs and 3 person tabs unless set, each a whole number of at least 1; max_live_tabs is gone', () => {
+    expect(defaultConfig().browser).toMatchObject({ hiddenAgentTabs: 6, hiddenPersonTabs: 3 });
+    expect(parseConfig('[browser]\nhidden_agent_tabs = 2\nhidden_person_tabs = 1\n', 'f.toml').browser).toMatchObject({ hiddenAgentTabs: 2, hiddenPersonTabs: 1 });
+    expect(() => parseConfig('[browser]\nhidden_agent_tabs = 0\n', 'f.toml')).toThrow('f.toml:2: key browser.hidden_agent_tabs must be a whole number, at least 1');
+    expect(() => parseConfig('[browser]\nhidden_person_tabs = 1.5\n', 'f.toml')).toThrow('f.toml:2: key browser.hidden_person_tabs must be a whole number, at least 1');
+    expect(() => parseConfig('[browser]\nmax_live_tabs = 24\n', 'f.toml')).toThrow('f.toml:2: key browser.max_live_tabs is not a forge.toml key');
+  });
+
   it('a key of the wrong type is refused naming it', () => {
     expect(() => parseConfig('[server]\nport = "eighty"\n', 'f.toml')).toThrow('f.toml:2: key server.port must be a number');
   });

@@ -10,7 +10,8 @@ import { ForgeError } from '../shared/errors.js';
 import { isLoopbackHost } from '../workers/relay/origin.js';
 import {
   BROWSER_IDLE_MINUTES_DEFAULT,
-  MAX_LIVE_TABS_DEFAULT,
+  HIDDEN_AGENT_TABS_DEFAULT,
+  HIDDEN_PERSON_TABS_DEFAULT,
   TERMINAL_IDLE_MINUTES_DEFAULT,
 } from '../shared/limits.js';
 
@@ -24,8 +25,9 @@ export interface ForgeConfig {
   org: { name: string; browserProfile: string };
   /** Project overrides of the org's profile, by project name. */
   projects: Record<string, { browserProfile?: string }>;
+  /** `hiddenAgentTabs`, `hiddenPersonTabs`: how many tabs no viewer shows stay loaded per profile, by who used them last. */
+  browser: { idleMinutes: number; hiddenAgentTabs: number; hiddenPersonTabs: number };
   /** `allowFileUrls`: whether agents may open file: URLs in the shared browser (off: the server's disk is not the agents'). */
-  browser: { idleMinutes: number; maxLiveTabs: number };
   agent: { allowFileUrls: boolean };
   terminal: { idleMinutes: number; shell?: string };
   server: ServerConfig;
@@ -50,7 +52,7 @@ export function defaultConfig(): ForgeConfig {
     source: 'the embedded default',
     org: { name: 'default', browserProfile: 'default' },
     projects: {},
-    browser: { idleMinutes: BROWSER_IDLE_MINUTES_DEFAULT, maxLiveTabs: MAX_LIVE_TABS_DEFAULT },
+    browser: { idleMinutes: BROWSER_IDLE_MINUTES_DEFAULT, hiddenAgentTabs: HIDDEN_AGENT_TABS_DEFAULT, hiddenPersonTabs: HIDDEN_PERSON_TABS_DEFAULT },
     agent: { allowFileUrls: false },
     terminal: { idleMinutes: TERMINAL_IDLE_MINUTES_DEFAULT },
     server: { host: DEFAULT_HOST, port: DEFAULT_PORT, insecureRemote: false },
@@ -64,7 +66,7 @@ const SCHEMA: Shape = {
   org: { name: 'string', browser_profile: 'string' },
   project: { name: 'string', browser_profile: 'string' },
   projects: 'projects',
-  browser: { idle_minutes: 'number', max_live_tabs: 'number' },
+  browser: { idle_minutes: 'number', hidden_agent_tabs: 'number', hidden_person_tabs: 'number' },
   agent: { allow_file_urls: 'boolean' },
   terminal: { idle_minutes: 'number', shell: 'string' },
   server: { host: 'string', port: 'number', tls_cert: 'string', tls_key: 'string', public_url: 'string', insecure_remote: 'boolean' },
@@ -114,10 +116,11 @@ export function parseConfig(text: string, file: string): ForgeConfig {
   for (const [p, v] of Object.entries(projects ?? {})) {
     if (v.browser_profile !== undefined) cfg.projects[p] = { browserProfile: name(v.browser_profile as string, `projects.${p}.browser_profile`, text, file) };
   }
-  const browser = doc.browser as { idle_minutes?: number; max_live_tabs?: number } | undefined;
+  const browser = doc.browser as { idle_minutes?: number; hidden_agent_tabs?: number; hidden_person_tabs?: number } | undefined;
   const agent = doc.agent as { allow_file_urls?: boolean } | undefined;
   if (browser?.idle_minutes !== undefined) cfg.browser.idleMinutes = positive(browser.idle_minutes, 'browser.idle_minutes', text, file);
-  if (browser?.max_live_tabs !== undefined) cfg.browser.maxLiveTabs = positive(browser.max_live_tabs, 'browser.max_live_tabs', text, file);
+  if (browser?.hidden_agent_tabs !== undefined) cfg.browser.hiddenAgentTabs = count(browser.hidden_agent_tabs, 'browser.hidden_agent_tabs', text, file);
+  if (browser?.hidden_person_tabs !== undefined) cfg.browser.hiddenPersonTabs = count(browser.hidden_person_tabs, 'browser.hidden_person_tabs', text, file);
   if (agent?.allow_file_urls !== undefined) cfg.agent.allowFileUrls = agent.allow_file_urls;
   const terminal = doc.terminal as Record<string, unknown> | undefined;
   if (terminal?.idle_minutes !== undefined) cfg.terminal.idleMinutes = positive(terminal.idle_minutes as number, 'terminal.idle_minutes', text, file);
@@ -200,6 +203,12 @@ function name(v: string, key: string, text: string, file: string): string {
 
 function positive(v: number, key: string, text: string, file: string): number {
   if (!(v > 0)) throw keyError(file, text, key, 'must be a positive number');
+  return v;
+}
+
+/** A count of tabs: a whole number, at least 1 (a profile keeps one loaded window, or Chromium quits). */
+function count(v: number, key: string, text: string, file: string): number {
+  if (!Number.isInteger(v) || v < 1) throw keyError(file, text, key, 'must be a whole number, at least 1');
   return v;
 }
 

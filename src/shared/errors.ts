@@ -52,6 +52,11 @@ export function displayExitedSentence(xvfbPid: number, signal: string | null, co
   return `the browser host exited: its display, Xvfb (pid ${xvfbPid}), ended (${cause}) and Chromium (pid ${chromiumPid}) went with it; the next call brings it back`;
 }
 
+/** How a host's process ended, in words for a restart notice: `exited on signal 9`, `exited with code 1`. */
+export function exitCause(signal: string | null, code: number | null): string {
+  return signal ? `exited on signal ${signalNumber(signal)}` : `exited with code ${code ?? 'unknown'}`;
+}
+
 const SIGNALS: Record<string, number> = {
   SIGHUP: 1, SIGINT: 2, SIGQUIT: 3, SIGILL: 4, SIGTRAP: 5, SIGABRT: 6, SIGBUS: 7, SIGFPE: 8,
   SIGKILL: 9, SIGUSR1: 10, SIGSEGV: 11, SIGUSR2: 12, SIGPIPE: 13, SIGALRM: 14, SIGTERM: 15,

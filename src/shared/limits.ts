@@ -60,8 +60,13 @@ export const BROWSER_IDLE_MINUTES_DEFAULT = 30;
 /** Default idle close, minutes, for a terminal nobody uses. */
 export const TERMINAL_IDLE_MINUTES_DEFAULT = 30;
 
-/** Default live tabs per host before least-recently-used agent tabs are discarded (memory budget). */
-export const MAX_LIVE_TABS_DEFAULT = 24;
+/**
+ * Default tabs no viewer shows that stay loaded per profile, for tabs an agent used last: past it
+ * the least recently used one is unloaded (its renderer's memory freed) and rebuilt on its next call.
+ */
+export const HIDDEN_AGENT_TABS_DEFAULT = 6;
+/** The same budget for tabs a person used last: kept apart, so agents opening tabs never unload a person's pages. */
+export const HIDDEN_PERSON_TABS_DEFAULT = 3;
 
 /** The page's layout when no viewer gives it one, CSS px. */
 export const DEFAULT_PAGE_WIDTH = 1280;

@@ -109,6 +109,7 @@ export interface TabRow {
   owner: string;
   state: 'in use' | 'idle' | 'held';
   dialog?: { kind: string; message: string };
+  /** False while the page has no renderer: it crashed, or was unloaded to keep the hidden-tab budget (its next use reloads it). */
   loaded: boolean;
 }
 

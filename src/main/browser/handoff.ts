@@ -191,6 +191,9 @@ export class BrowserHandOffs {
         if (token === undefined) return;
         await extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: n, message: text } });
       };
+      // A restart that took the seat's tabs leads this answer too, as it leads every browser call's.
+      const restart = this.deps.profile(ctx.profileKey).takeRestartNotice(ctx.seat.key);
+      const lead = (text: string): string => (restart ? `Note: ${restart}.\n${text}` : text);
       try {
         const r = await this.park(ctx, args.page_id, args.message, progress, extra.signal);
         const said = r.note ? ` Their note: ${JSON.stringify(r.note)}` : '';
@@ -199,9 +202,9 @@ export class BrowserHandOffs {
           : r.answer === 'not_now'
             ? `The person answered Not now on tab ${r.tab.number} (${r.tab.pageId}).${said} The page is as it was; ask again later if you still need them on it.`
             : `The person says something is off on tab ${r.tab.number} (${r.tab.pageId}): ${JSON.stringify(r.note)}. Address it, then hand the page off again for another answer.`;
-        return { content: [{ type: 'text' as const, text }], structuredContent: { answer: r.answer, note: r.note, page_id: r.tab.pageId } };
+        return { content: [{ type: 'text' as const, text: lead(text) }], structuredContent: { answer: r.answer, note: r.note, page_id: r.tab.pageId } };
       } catch (e) {
-        return { content: [{ type: 'text' as const, text: isForgeError(e) ? e.message : String((e as Error).message) }], isError: true };
+        return { content: [{ type: 'text' as const, text: lead(isForgeError(e) ? e.message : String((e as Error).message)) }], isError: true };
       }
     });
   }

@@ -5,12 +5,13 @@
  */
 import type { Download, FileChooser, Page } from 'playwright-core';
 import { BrowserHost, type HostExit } from '../../workers/cdp/host.js';
-import { ForgeError, isForgeError } from '../../shared/errors.js';
-import { NAVIGATION_TIMEOUT_MS, POPUPS_PER_PAGE_MAX } from '../../shared/limits.js';
+import { ForgeError, exitCause, isForgeError } from '../../shared/errors.js';
+import { HIDDEN_AGENT_TABS_DEFAULT, HIDDEN_PERSON_TABS_DEFAULT, NAVIGATION_TIMEOUT_MS, POPUPS_PER_PAGE_MAX } from '../../shared/limits.js';
 import { Driver } from './driver.js';
 import { TabCallQueue } from './call-queue.js';
 import type { UrlPolicy } from './url-policy.js';
-import { TabRegistry, dialogRefusal, type DialogKind, type Tab } from './tabs.js';
+import { TabRegistry, dialogRefusal, type DialogKind, type Tab, type TabUser } from './tabs.js';
+import { overBudget, type BudgetCaps } from './tab-budget.js';
 import { log } from '../logging.js';
 import { recordPage } from './page-records.js';
 
@@ -50,6 +51,25 @@ export interface ProfileEvents {
 export interface CallOptions {
   /** Calls that may run while the tab's dialog is held (answering it, listing, closing). */
   allowDialog?: boolean;
+  /** Calls whose work leaves the tab's own page alone (opening another tab): an unloaded tab stays unloaded. */
+  leavesPage?: boolean;
+}
+
+export interface ProfileOptions {
+  allowFileUrls: boolean;
+  /** [browser] hidden_agent_tabs and hidden_person_tabs. */
+  caps: BudgetCaps;
+  /** Whether some viewer shows the tab now: a shown tab is never unloaded. */
+  shown: (tab: Tab) => boolean;
+}
+
+const DEFAULT_OPTIONS: ProfileOptions = { allowFileUrls: false, caps: { agent: HIDDEN_AGENT_TABS_DEFAULT, person: HIDDEN_PERSON_TABS_DEFAULT }, shown: () => false };
+
+/** The notice a seat whose tabs went with a host reads once, at the top of its next browser call. */
+export function restartNotice(at: number, cause: string): string {
+  const d = new Date(at);
+  const hhmm = `${String(d.getHours()).padStart(2, '0')}:${String(d.getMinutes()).padStart(2, '0')}`;
+  return `the browser restarted at ${hhmm} (${cause}): your tabs are gone; cookies and logins are kept`;
 }
 
 /** One page call waiting for, then taking, its turn on a tab. */
@@ -60,7 +80,6 @@ interface Turn<T> {
   host: BrowserHost;
   driver: Driver;
   work: (tab: Tab, driver: Driver) => Promise<T>;
-  notice: string | undefined;
   opts: CallOptions & { tab?: Tab };
   outcome: string;
 }
@@ -75,11 +94,13 @@ export class ProfileBrowser {
   /** Page calls running now; the idle clock never closes a host under a call. */
   inFlight = 0;
   private starting?: Promise<void>;
-  /** Seats whose tabs died with a host and who have not yet been told. */
-  private deathNotices = new Map<string, string>();
+  /** Seats whose tabs went with a host (its death, idle close, browser_end_host) and who have not yet been told. */
+  private restartNotices = new Map<string, string>();
   private liveSeats = new Set<string>();
-  /** Crashed pages being replaced: their close is not the tab's. */
+  /** Pages forge closes under a tab that lives on (a crashed page replaced, a tab unloaded): their close is not the tab's. */
   private rebuilding = new WeakSet<Page>();
+  /** Unloaded tabs being rebuilt, shared by the agent's call and a viewer's attach meanwhile. */
+  private reviving = new Map<Tab, Promise<string>>();
   /** Seats that had a tab on the current host: its death is news to each of them. */
   private hostSeats = new Set<string>();
   /** Each tab's page calls, one at a time. */
@@ -89,7 +110,7 @@ export class ProfileBrowser {
   /** Popups announced by the browser and not yet registered as tabs, by target id. */
   private pendingPopups = new Map<string, { opener: string; registered: Promise<void>; done: () => void }>();
 
-  constructor(readonly key: string, readonly dir: string, private readonly events: ProfileEvents, private readonly opts: { allowFileUrls: boolean } = { allowFileUrls: false }) {}
+  constructor(readonly key: string, readonly dir: string, private readonly events: ProfileEvents, private readonly opts: ProfileOptions = DEFAULT_OPTIONS) {}
 
   /** What the profile's browser opens now: the config's file: rule and the running host's DevTools port. */
   urlPolicy(): UrlPolicy {
@@ -176,8 +197,8 @@ export class ProfileBrowser {
   private hostExited(host: BrowserHost, e: HostExit): void {
     if (this.host !== host) return;
     // Pages may report closed before the process is reaped, so the tab list may be empty already.
-    for (const seat of this.hostSeats) this.deathNotices.set(seat, e.sentence);
-    this.hostSeats.clear();
+    const how = exitCause(e.signal, e.code);
+    this.noteRestart(e.died === 'xvfb' ? `its display ${how}` : how);
     this.tabs.clear();
     const driver = this.driver;
     this.driver = undefined;
@@ -188,10 +209,16 @@ export class ProfileBrowser {
     this.events.changed(this);
   }
 
-  /** Ends the host on purpose (idle close, browser_end_host, stop). Tabs end with it; logins stay. */
-  async end(reason: string): Promise<void> {
+  /**
+   * Ends the host on purpose (idle close, browser_end_host, stop). Tabs end with it; logins stay.
+   * `tell`: the seats that had tabs read `reason` in their next call's answer (`except` the seat
+   * that ended it, whose own answer says so); a stopping server tells nobody.
+   */
+  async end(reason: string, tell: { except?: string } | false = false): Promise<void> {
     const host = this.host;
     if (!host) return;
+    if (tell) this.noteRestart(reason, tell.except);
+    else this.hostSeats.clear();
     this.host = undefined;
     const driver = this.driver;
     this.driver = undefined;
@@ -208,10 +235,18 @@ export class ProfileBrowser {
     this.events.changed(this);
   }
 
-  /** A sentence for the seat's next call when its tabs died with a host since its last call. */
-  takeDeathNotice(seat: string): string | undefined {
-    const n = this.deathNotices.get(seat);
-    this.deathNotices.delete(seat);
+  /** Every seat that had a tab on the ending host gets the notice for its next call; one that already waits is kept (it is older news). */
+  private noteRestart(cause: string, except?: string): void {
+    const seats = new Set([...this.hostSeats, ...this.tabs.all().map((t) => t.owner).filter((o): o is string => !!o)]);
+    const notice = restartNotice(Date.now(), cause);
+    for (const seat of seats) if (seat !== except && !this.restartNotices.has(seat)) this.restartNotices.set(seat, notice);
+    this.hostSeats.clear();
+  }
+
+  /** The restart notice for the seat's next call, once: its tabs went with a host since its last call. */
+  takeRestartNotice(seat: string): string | undefined {
+    const n = this.restartNotices.get(seat);
+    this.restartNotices.delete(seat);
     return n;
   }
 
@@ -219,7 +254,7 @@ export class ProfileBrowser {
    * Runs one page call: the host up, the seat's tab resolved (held dialogs refuse before the
    * driver is touched), the work raced against the host's death and a dialog opening.
    */
-  async call<T>(seat: string, tool: string, work: (tab: Tab, driver: Driver) => Promise<T>, opts: CallOptions & { tab?: Tab } = {}): Promise<{ value?: T; dialogOpened?: Tab; notice?: string; tab: Tab }> {
+  async call<T>(seat: string, tool: string, work: (tab: Tab, driver: Driver) => Promise<T>, opts: CallOptions & { tab?: Tab } = {}): Promise<{ value?: T; dialogOpened?: Tab; tab: Tab }> {
     const t0 = Date.now();
     this.lastActivity = t0;
     this.inFlight++;
@@ -228,13 +263,12 @@ export class ProfileBrowser {
     let port = this.host?.cdpPort ?? 0;
     let reached: BrowserHost | undefined;
     try {
-      const notice = this.takeDeathNotice(seat);
       const { host, driver } = await this.ensure();
       reached = host;
       hostPid = host.pid;
       port = host.cdpPort;
       const tab = opts.tab ?? (await this.seatTab(seat, driver));
-      const turn: Turn<T> = { seat, tool, tab, host, driver, work, notice, opts, outcome };
+      const turn: Turn<T> = { seat, tool, tab, host, driver, work, opts, outcome };
       try {
         return await this.queue.run(tab, () => `tab ${tab.number} (${tab.pageId})`, () => this.runOnTab(turn));
       } finally {
@@ -249,7 +283,8 @@ export class ProfileBrowser {
         if (reached.dead) e = new ForgeError('host_exited', reached.dead.sentence);
       }
       outcome = isForgeError(e) ? e.kind : 'error';
-      if (isForgeError(e, 'host_exited')) this.deathNotices.delete(seat);
+      // The call's own answer is the death: the notice it left for the seat's next call is said.
+      if (isForgeError(e, 'host_exited')) this.restartNotices.delete(seat);
       throw e;
     } finally {
       this.inFlight--;
@@ -259,15 +294,30 @@ export class ProfileBrowser {
   }
 
   /** One call's turn on its tab: the dialog rule, then the work raced against the host's death, a dialog opening and the call's deadline. */
-  private async runOnTab<T>(turn: Turn<T>): Promise<{ value?: T; dialogOpened?: Tab; notice?: string; tab: Tab }> {
-    const { seat, tool, tab, host, driver, work, notice, opts } = turn;
+  private async runOnTab<T>(turn: Turn<T>): Promise<{ value?: T; dialogOpened?: Tab; tab: Tab }> {
+    turn.tab.busy++;
+    try {
+      return await this.runTurn(turn);
+    } finally {
+      turn.tab.busy--;
+      // Every agent call is a use of its tab; one that only opened another tab used that one (fresh, so newest).
+      if (turn.opts.leavesPage) void this.keepBudget(); else this.markUse(turn.tab, 'agent');
+    }
+  }
+
+  private async runTurn<T>(turn: Turn<T>): Promise<{ value?: T; dialogOpened?: Tab; tab: Tab }> {
+    const { seat, tool, tab, host, driver, work, opts } = turn;
     // The host may have died while this call waited for its turn: its death is the answer.
     if (host.dead) throw new ForgeError('host_exited', host.dead.sentence);
     if (this.tabs.get(tab.pageId) !== tab || (!opts.tab && tab.owner !== seat)) {
       throw new ForgeError('tab_not_open', `tab ${tab.number} was closed before this call ran; ${this.tabs.describeFor(seat)}`);
     }
     if (tab.dialog && !opts.allowDialog) throw new ForgeError('dialog_waiting', dialogRefusal(tab));
-    tab.lastUsed = Date.now();
+    if (!opts.leavesPage) {
+      tab.lastUsed = Date.now();
+      tab.lastUser = 'agent';
+      if (tab.unloaded) tab.notices.push(await this.revive(tab));
+    }
     const death = host.exited.then((e) => { throw new ForgeError('host_exited', e.sentence); });
     let dialogWaiter: (() => void) | undefined;
     const dialog = new Promise<'dialog'>((resolve) => { dialogWaiter = () => resolve('dialog'); });
@@ -289,8 +339,8 @@ export class ProfileBrowser {
     });
     try {
       const first = await Promise.race([job.then((value) => ({ value })), dialog, death, stalled]);
-      if (first === 'dialog') { turn.outcome = 'dialog'; return { dialogOpened: tab, tab, notice }; }
-      return { value: first.value, tab, notice };
+      if (first === 'dialog') { turn.outcome = 'dialog'; return { dialogOpened: tab, tab }; }
+      return { value: first.value, tab };
     } finally {
       clearTimeout(deadline);
       tab.dialogWaiters.delete(dialogWaiter!);
@@ -360,6 +410,7 @@ export class ProfileBrowser {
     tab.page = page;
     tab.targetId = targetId;
     tab.crashed = false;
+    tab.unloaded = undefined;
     tab.dialog = undefined;
     tab.fileChooser = undefined;
     this.wire(tab);
@@ -376,8 +427,16 @@ export class ProfileBrowser {
    * the last window.
    */
   async closeTab(tab: Tab): Promise<void> {
+    const owner = tab.owner;
+    await this.closeWindowOf(tab);
+    // A seat that closed its last tab has nothing a restart could take.
+    if (owner && this.tabs.ownedBy(owner).length === 0) this.hostSeats.delete(owner);
+  }
+
+  private async closeWindowOf(tab: Tab): Promise<void> {
     if (this.tabs.get(tab.pageId) !== tab) return; // closed meanwhile by another call
-    if (this.tabs.size === 1) {
+    if (tab.unloaded) { this.forget(tab); return; } // its window is gone already
+    if (this.loadedWindows() === 1) {
       // The host's last window: blanked and handed back as its boot tab, since closing it would end Chromium.
       const held = tab.dialog;
       this.tabs.release(tab);
@@ -390,6 +449,60 @@ export class ProfileBrowser {
     this.forget(tab);
     // A held dialog goes with its tab; beforeunload is not run again.
     await tab.page.close({ runBeforeUnload: false }).catch(() => undefined);
+  }
+
+  /** Windows open now: every tab but the unloaded ones. */
+  private loadedWindows(): number {
+    return this.tabs.all().filter((t) => !t.unloaded).length;
+  }
+
+  /** A use of the tab (an agent's call, a person showing it or leaving it): its group's least recently used tabs past the cap unload. */
+  markUse(tab: Tab, who: TabUser): void {
+    tab.lastUsed = Date.now();
+    tab.lastUser = who;
+    void this.keepBudget();
+  }
+
+  /** Unloads every tab past its group's cap of hidden loaded tabs ([browser] hidden_agent_tabs, hidden_person_tabs). */
+  private async keepBudget(): Promise<void> {
+    if (!this.host?.alive || !this.driver) return;
+    for (const tab of overBudget(this.tabs.all(), this.opts.caps, this.opts.shown)) await this.unload(tab);
+  }
+
+  /**
+   * Closes the tab's window, freeing its renderer, and keeps the tab listed with its number, page
+   * id, owner, title and address; its next call or a viewer showing it rebuilds it (`revive`).
+   * The host's last window is never closed: Chromium would quit with it.
+   */
+  private async unload(tab: Tab): Promise<void> {
+    if (this.tabs.get(tab.pageId) !== tab || tab.unloaded || tab.busy > 0 || this.loadedWindows() <= 1) return;
+    let url = '';
+    try { url = tab.page.url(); } catch { /* closed */ }
+    const page = tab.page;
+    tab.unloaded = { url, at: Date.now() };
+    this.rebuilding.add(page);
+    page.removeAllListeners();
+    await page.close({ runBeforeUnload: false }).catch(() => undefined);
+    log.info({ profile: this.key, tab: tab.number, pageId: tab.pageId, owner: tab.owner, lastUser: tab.lastUser, url }, 'tab unloaded to keep the memory budget');
+    this.events.changed(this);
+  }
+
+  /**
+   * Rebuilds an unloaded tab at its address in a fresh window (same number, page id and owner);
+   * the agent's call and a viewer's attach that ask at once share one rebuild. Answers the
+   * sentence the tab's owner reads.
+   */
+  revive(tab: Tab): Promise<string> {
+    let r = this.reviving.get(tab);
+    if (!r) {
+      const url = tab.unloaded?.url ?? '';
+      tab.busy++;
+      r = this.rebuildTab(tab, url)
+        .then(() => `tab ${tab.number} (${tab.pageId}) had been unloaded to save memory and was reloaded at ${url || 'about:blank'}: its in-page state and form input are lost, cookies stay`)
+        .finally(() => { tab.busy--; this.reviving.delete(tab); });
+      this.reviving.set(tab, r);
+    }
+    return r;
   }
 
   /** A tab's window is gone or going: out of the registry, and a popup hands its seat and its viewers back to its opener. */

@@ -16,6 +16,7 @@ import { FileChoosers } from './file-chooser.js';
 import { Downloads } from './downloads.js';
 import { profileKeyFor } from '../config.js';
 import { parseSeat } from '../seat.js';
+import { tellSeat } from './agent-events.js';
 
 /** How often the idle sweep looks at the profiles at most, ms; a short idle_minutes looks more often. */
 const IDLE_SWEEP_PERIOD_MAX_MS = 15_000;
@@ -50,7 +51,12 @@ export class BrowserSurface implements Surface {
         chooserAnswered: (_pp, tab) => this.choosers?.answeredByAgent(tab),
         download: (pp, tab, d) => void this.downloads?.started(pp, tab, d).catch((e: Error) => log.warn({ err: e }, 'download not kept')),
       };
-      p = new ProfileBrowser(key, profileDir(this.ctx.stateDir, key), events, { allowFileUrls: this.ctx.config.agent.allowFileUrls });
+      const b = this.ctx.config.browser;
+      p = new ProfileBrowser(key, profileDir(this.ctx.stateDir, key), events, {
+        allowFileUrls: this.ctx.config.agent.allowFileUrls,
+        caps: { agent: b.hiddenAgentTabs, person: b.hiddenPersonTabs },
+        shown: (tab) => this.watched(tab),
+      });
       this.profiles.set(key, p);
     }
     return p;
@@ -91,6 +97,16 @@ export class BrowserSurface implements Surface {
       handOffOpened: (id) => handOffs.opened(id),
       handOffNames: (pageId) => handOffs.names(pageId),
       idleMinutes: this.ctx.config.browser.idleMinutes,
+      // A person showing a tab, and leaving it, is the tab's use; showing an unloaded tab rebuilds it.
+      tabShown: async (p, tab) => {
+        p.markUse(tab, 'person');
+        // The owner learns on its next call that the page it left was reloaded for the person.
+        if (!tab.unloaded) return;
+        const url = tab.unloaded.url || 'about:blank';
+        await p.revive(tab);
+        tellSeat(p, tab.owner, `a person showed tab ${tab.number} (${tab.pageId}), which had been unloaded to save memory, so it was reloaded at ${url}: its in-page state and form input are lost, cookies stay`);
+      },
+      tabHidden: (p, tab) => p.markUse(tab, 'person'),
     });
     this.viewing.attach();
     const viewing = this.viewing;
@@ -107,13 +123,16 @@ export class BrowserSurface implements Surface {
     for (const p of this.profiles.values()) {
       if (!p.idleFor(limitMs)) continue;
       log.info({ profile: p.key }, 'idle close');
-      await p.end('idle').catch(() => undefined);
+      const m = this.ctx.config.browser.idleMinutes;
+      await p.end(`closed after ${m} idle minute${m === 1 ? '' : 's'}`, {}).catch(() => undefined);
     }
   }
 
   gauges(): string {
     const lines = ['# TYPE forge_browser_tabs gauge'];
     for (const p of this.profiles.values()) lines.push(`forge_browser_tabs{profile="${p.key}"} ${p.tabs.size}`);
+    lines.push('# TYPE forge_browser_tabs_unloaded gauge');
+    for (const p of this.profiles.values()) lines.push(`forge_browser_tabs_unloaded{profile="${p.key}"} ${p.tabs.all().filter((t) => t.unloaded).length}`);
     lines.push(encodeMetrics(this.viewing?.encoders() ?? []));
     return lines.join('\n');
   }

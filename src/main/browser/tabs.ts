@@ -7,6 +7,8 @@ import type { Dialog, FileChooser, Page } from 'playwright-core';
 import type { TabRow } from '../../shared/protocol.js';
 import { ForgeError } from '../../shared/errors.js';
 
+export type TabUser = 'agent' | 'person';
+
 export type DialogKind = 'alert' | 'confirm' | 'prompt' | 'beforeunload';
 
 export interface HeldDialog { kind: DialogKind; message: string; defaultValue: string; dialog: Dialog }
@@ -32,6 +34,12 @@ export interface Tab {
   /** Held by a parked hand-off: the idle clock and the dead-seat sweep leave it alone. */
   heldBy?: string;
   lastUsed: number;
+  /** Who used the tab last: an agent's call, or a person showing it. The memory budget counts the two apart. */
+  lastUser: TabUser;
+  /** Page calls (or a rebuild) running on the tab now: the memory budget never unloads it under them. */
+  busy: number;
+  /** Set while the memory budget has the tab unloaded: its window closed, its address kept for the rebuild. */
+  unloaded?: { url: string; at: number };
   /** Notes for the owner's next tool result (a refused popup, a closed popup). */
   notices: string[];
 }
@@ -46,8 +54,8 @@ export class TabRegistry {
   /** Each seat's current tab, by page id. */
   private current = new Map<string, string>();
 
-  add(init: Omit<Tab, 'number' | 'pageId' | 'popups' | 'crashed' | 'lastUsed' | 'notices' | 'dialogWaiters'>): Tab {
-    const tab: Tab = { ...init, number: this.nextNumber++, pageId: newPageId(), popups: new Set(), crashed: false, lastUsed: Date.now(), notices: [], dialogWaiters: new Set() };
+  add(init: Omit<Tab, 'number' | 'pageId' | 'popups' | 'crashed' | 'lastUsed' | 'lastUser' | 'busy' | 'notices' | 'dialogWaiters'>): Tab {
+    const tab: Tab = { ...init, number: this.nextNumber++, pageId: newPageId(), popups: new Set(), crashed: false, lastUsed: Date.now(), lastUser: 'agent', busy: 0, notices: [], dialogWaiters: new Set() };
     this.tabs.set(tab.pageId, tab);
     return tab;
   }
@@ -140,7 +148,7 @@ export class TabRegistry {
       url: safeUrl(tab),
       owner: tab.owner ?? '',
       state,
-      loaded: !tab.crashed,
+      loaded: !tab.crashed && !tab.unloaded,
       ...(tab.dialog ? { dialog: { kind: tab.dialog.kind, message: tab.dialog.message } } : {}),
     };
   }
@@ -158,6 +166,7 @@ export function dialogRefusal(tab: Tab): string {
 }
 
 function safeUrl(tab: Tab): string {
+  if (tab.unloaded) return tab.unloaded.url;
   try { return tab.page.url(); } catch { return ''; }
 }
 

@@ -70,7 +70,7 @@ async function rebuild(tab: Tab, tool: string, p: ProfileBrowser): Promise<strin
 const READS_ONLY = new Set(['browser_snapshot', 'browser_find', 'browser_take_screenshot', 'browser_console_messages', 'browser_network_requests', 'browser_network_request', 'browser_wait_for']);
 
 /** Runs a call on the seat's current tab and writes the common parts of its answer. */
-export async function onTab(p: ProfileBrowser, ctx: SessionContext, tool: string, what: string, work: (tab: Tab) => Promise<string>, opts: { allowDialog?: boolean; dialogRefuses?: boolean } = {}): Promise<ToolAnswer> {
+export async function onTab(p: ProfileBrowser, ctx: SessionContext, tool: string, what: string, work: (tab: Tab) => Promise<string>, opts: { allowDialog?: boolean; dialogRefuses?: boolean; leavesPage?: boolean } = {}): Promise<ToolAnswer> {
   const r = await p.call(ctx.seat.key, tool, async (tab) => {
     const grace = READS_ONLY.has(tool) ? undefined : p.popupGrace();
     let rebuilt = tab.crashed ? await rebuild(tab, tool, p) : '';
@@ -88,7 +88,6 @@ export async function onTab(p: ProfileBrowser, ctx: SessionContext, tool: string
     return rebuilt ? `Note: ${rebuilt}.\n${text}` : text;
   }, opts);
   const notes: string[] = [];
-  if (r.notice) notes.push(`Note: ${r.notice.replace(/the next call brings it back$/, 'this call brought it back on a fresh host; your earlier tabs are gone')}.`);
   notes.push(...r.tab.notices.splice(0).map((n) => `Note: ${n}.`));
   if (r.dialogOpened) {
     const d = r.dialogOpened.dialog!;
@@ -212,7 +211,7 @@ const TOOLS: ToolDef[] = [
       }
       if (!p.host) return { text: `No browser host runs for ${p.key}; nothing was ended.` };
       const pid = p.host.pid;
-      await p.end(`ended by ${ctx.seat.key}`);
+      await p.end(`ended by ${ctx.seat.key}`, { except: ctx.seat.key });
       return { text: `Ended the browser host for ${p.key} (pid ${pid})${others.length ? `; the tabs of ${others.join(', ')} ended with it` : ''}. Cookies and logins stay; the next call starts a fresh host.` };
     },
   },
@@ -237,7 +236,7 @@ async function tabsTool(a: Record<string, unknown>, ctx: SessionContext, p: Prof
         const tab = await p.openTab(seat, driver);
         if (a.url) await tab.page.goto(a.url as string, { waitUntil: 'domcontentloaded', timeout: NAVIGATION_TIMEOUT_MS }).catch((e) => { throw inForgeWords(e, tab, 'loading the address'); });
         return `Opened tab ${tab.number} (${tab.pageId}), now your current tab.\n${listTabs(p, seat)}`;
-      }, { allowDialog: true });
+      }, { allowDialog: true, leavesPage: true });
     case 'select': {
       await p.ensure();
       const tab = p.tabs.resolveOwn(seat, pick());
@@ -261,7 +260,7 @@ function listTabs(p: ProfileBrowser, seat: string): string {
   const lines = ['### Tabs'];
   for (const t of p.tabs.all()) {
     const row = p.tabs.row(t, p.seatInUse);
-    const dialog = row.dialog ? ` · ${row.dialog.kind} waiting` : '';
+    const dialog = (row.dialog ? ` · ${row.dialog.kind} waiting` : '') + (t.unloaded ? ' · unloaded (to save memory; its next call reloads it)' : '');
     if (t.owner === seat) {
       lines.push(`- ${t.number}:${t === cur ? ' (current)' : ''} ${row.title || row.url || 'about:blank'} · ${row.url} · page ${t.pageId} · owner ${seat} · ${row.state}${dialog}`);
     } else {
@@ -276,8 +275,12 @@ export function registerBrowserTools(server: McpServer, ctx: SessionContext, hos
   for (const def of [...MODULE_TOOLS, ...TOOLS]) {
     server.registerTool(def.name, { description: def.description, inputSchema: def.schema }, async (args: Record<string, unknown>) => {
       const p = host.profile(ctx.profileKey);
-      // What people did on the seat's tabs since its last call leads the answer.
-      const withEvents = (text: string): string => { const ev = takeEvents(p, ctx.seat.key); return ev ? `${ev}\n${text}` : text; };
+      // A restart that took the seat's tabs, then what people did on its tabs since its last call, lead the answer.
+      const restart = p.takeRestartNotice(ctx.seat.key);
+      const withEvents = (text: string): string => {
+        const ev = takeEvents(p, ctx.seat.key);
+        return [restart ? `Note: ${restart}.` : '', ev, text].filter(Boolean).join('\n');
+      };
       try {
         const answer = await def.run(args, ctx, p, host);
         const images = (answer.images ?? []).map((i) => ({ type: 'image' as const, data: i.data, mimeType: i.mimeType }));

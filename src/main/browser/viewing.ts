@@ -42,6 +42,10 @@ export interface BrowserDirectory {
   handOffNames(pageId: string): boolean;
   /** [browser] idle_minutes: the strip's hover says when an unwatched host closes. */
   idleMinutes: number;
+  /** A viewer began showing the tab (a use of it; an unloaded tab is rebuilt before its capture starts). */
+  tabShown?(p: ProfileBrowser, tab: Tab): Promise<void>;
+  /** The tab's last viewer left it. */
+  tabHidden?(p: ProfileBrowser, tab: Tab): void;
 }
 
 /**
@@ -238,6 +242,7 @@ export class BrowserViewing {
     s.watch = { profile: p, tab, pageId: tab.pageId, ...layoutSize(s.surface), box: s.surface, since: Date.now() };
     p.viewers++;
     p.lastActivity = Date.now();
+    await this.dir.tabShown?.(p, tab);
     const frames = await this.framesFor(host);
     if (s.watch?.tab !== tab) return; // re-attached meanwhile
     await this.relayout(tab);
@@ -264,6 +269,7 @@ export class BrowserViewing {
     this.hub.post({ t: 'watch', viewer, source: 0, tab: null });
     if (this.controllers.get(w.tab.pageId) === viewer) this.controllers.delete(w.tab.pageId);
     if (this.watchersOf(w.tab).length === 0) {
+      this.dir.tabHidden?.(w.profile, w.tab);
       this.layouts.delete(w.tab.pageId);
       this.arrows.forget(w.tab);
       const frames = w.profile.host ? this.frames.get(w.profile.host) : undefined;

@@ -1,0 +1,179 @@
+/**
+ * `./forge bench tabs [--json] [--tabs N] [--seats N]`
+ *
+ * What the hidden-tab budget saves and what it costs: three seats open 60 tabs (20 each) on one
+ * profile, once with forge's default caps ([browser] hidden_agent_tabs = 6, hidden_person_tabs = 3)
+ * and once with caps past the tab count (nothing unloaded). Reported: the host's memory (the PSS of
+ * every Chromium process the server started, so shared pages are counted once) after the opens,
+ * and in the capped run the latency of an agent's call on an unloaded tab (its rebuild at its
+ * address included) beside a fresh browser_navigate on a loaded tab to an address not seen yet,
+ * both answered with the page's snapshot.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join, resolve, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { performance } from 'node:perf_hooks';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { ServerInfo } from '../src/main/state.js';
+import { descendants } from './mcp/processes.js';
+
+/** Tabs opened in each run by default: 3 seats × 20, ten times the default agent cap. */
+const TABS_DEFAULT = 60;
+const SEATS_DEFAULT = 3;
+/** Caps past any tab count the bench opens: the uncapped run unloads nothing. */
+const UNCAPPED = 100_000;
+/** Settle time after the last open before memory is read, ms: unloads and renderer exits land. */
+const SETTLE_MS = 3_000;
+/** Revive and fresh-navigate samples in the capped run. */
+const SAMPLES = 15;
+/** Bound on a server's start and on one call, ms. */
+const START_TIMEOUT_MS = 30_000;
+const CALL_TIMEOUT_MS = 60_000;
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+
+/** A page with some weight: a table of 400 rows and 4 MB of script heap, like a real app's tab. */
+function pageHtml(n: number): string {
+  const rows = Array.from({ length: 400 }, (_, i) => `<tr><td>${n}-${i}</td><td>item ${i}</td><td><button>Open ${i}</button></td></tr>`).join('');
+  return `<!doctype html><title>Tab ${n}</title><h1>Tab ${n}</h1><input id="note"><table>${rows}</table>`
+    + `<script>window.heap = Array.from({ length: 1 << 19 }, (_, i) => i * ${n});</script>`;
+}
+
+function servePages(): Promise<{ origin: string; server: Server }> {
+  const server = createServer((req, res) => {
+    const m = /^\/p\/(\d+)/.exec(req.url ?? '');
+    res.writeHead(m ? 200 : 404, { 'content-type': 'text/html; charset=utf-8' }).end(m ? pageHtml(Number(m[1])) : 'not found');
+  });
+  return new Promise((r) => server.listen(0, '127.0.0.1', () => r({ origin: `http://127.0.0.1:${(server.address() as { port: number }).port}`, server })));
+}
+
+interface Forge { proc: ChildProcess; info: ServerInfo; stop: () => Promise<void> }
+
+async function startForge(toml: string): Promise<Forge> {
+  const stateDir = mkdtempSync(join(tmpdir(), 'forge-bench-tabs-'));
+  writeFileSync(join(stateDir, 'forge.toml'), toml);
+  const proc = spawn(process.execPath, [join(ROOT, 'dist/src/main/cli.js'), 'serve', '--state', stateDir, '--port', '0', '--config', join(stateDir, 'forge.toml')], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  proc.stdout!.on('data', (d: Buffer) => { out = (out + d.toString()).slice(-20_000); });
+  proc.stderr!.on('data', (d: Buffer) => { out = (out + d.toString()).slice(-20_000); });
+  const stop = async (): Promise<void> => {
+    if (proc.exitCode === null && proc.signalCode === null) { proc.kill('SIGTERM'); await new Promise((r) => proc.once('exit', r)); }
+    rmSync(stateDir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
+  };
+  const deadline = Date.now() + START_TIMEOUT_MS;
+  while (!(existsSync(join(stateDir, 'server.json')) && out.includes('mcp:'))) {
+    if (proc.exitCode !== null || Date.now() > deadline) { await stop(); throw new Error(`forge serve did not start: ${out.slice(-2000)}`); }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return { proc, info: JSON.parse(readFileSync(join(stateDir, 'server.json'), 'utf8')) as ServerInfo, stop };
+}
+
+type Call = (tool: string, args?: Record<string, unknown>) => Promise<{ text: string; ms: number }>;
+
+async function seat(info: ServerInfo, key: string): Promise<{ call: Call; close: () => Promise<void> }> {
+  const url = new URL(info.mcp_url);
+  url.searchParams.set('seat', key);
+  const client = new Client({ name: 'forge-bench', version: '0' });
+  await client.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers: { authorization: `Bearer ${info.token}` } } }));
+  const call: Call = async (tool, args = {}) => {
+    const t0 = performance.now();
+    const r = await client.callTool({ name: tool, arguments: args }, undefined, { timeout: CALL_TIMEOUT_MS });
+    const ms = performance.now() - t0;
+    const text = (r.content as Array<{ text?: string }>).map((c) => c.text ?? '').join('\n');
+    if (r.isError) throw new Error(`${tool} failed: ${text.split('\n')[0]}`);
+    return { text, ms };
+  };
+  return { call, close: () => client.close() };
+}
+
+/** The PSS of the server's Chromium processes, MiB: each shared page counted once, split among its sharers. */
+function hostPssMiB(serverPid: number): number {
+  let kb = 0;
+  for (const p of descendants(serverPid)) {
+    if (!p.cmd.includes('chromium')) continue;
+    try { kb += Number(/^Pss:\s+(\d+)/m.exec(readFileSync(`/proc/${p.pid}/smaps_rollup`, 'utf8'))?.[1] ?? 0); } catch { /* gone */ }
+  }
+  return Math.round(kb / 1024);
+}
+
+function percentile(sorted: number[], p: number): number {
+  if (!sorted.length) return NaN;
+  const x = (sorted.length - 1) * p;
+  return sorted[Math.floor(x)] + (sorted[Math.ceil(x)] - sorted[Math.floor(x)]) * (x - Math.floor(x));
+}
+
+function flagNumber(name: string, dflt: number): number {
+  const i = process.argv.indexOf(name);
+  if (i < 0) return dflt;
+  const n = Number(process.argv[i + 1]);
+  if (!Number.isInteger(n) || n < 1) throw new Error(`${name} takes a whole number of at least 1`);
+  return n;
+}
+
+interface Run { pss_mib: number; loaded_tabs: number; unloaded_tabs: number; open_ms_p50: number; revive_ms_p50?: number; navigate_ms_p50?: number }
+
+async function run(origin: string, toml: string, tabs: number, seats: number, measureRevive: boolean): Promise<Run> {
+  const forge = await startForge(toml);
+  const agents = await Promise.all(Array.from({ length: seats }, (_, i) => seat(forge.info, `default/bench/seat${i + 1}`)));
+  try {
+    const opens: number[] = [];
+    const per = Math.ceil(tabs / seats);
+    // Seats open their tabs side by side, as agents working at once do.
+    await Promise.all(agents.map(async (a, s) => {
+      await a.call('browser_navigate', { url: `${origin}/p/${s * per + 1}` });
+      for (let i = 1; i < per; i++) opens.push((await a.call('browser_tabs', { action: 'new', url: `${origin}/p/${s * per + i + 1}` })).ms);
+    }));
+    await new Promise((r) => setTimeout(r, SETTLE_MS));
+    const pss = hostPssMiB(forge.proc.pid!);
+    const list = (await agents[0].call('browser_tabs', { action: 'list' })).text;
+    // The list has every tab of the profile: the seat's own in full, the others' by owner, each marked when unloaded.
+    const unloaded = list.split('\n').filter((l) => /^- \d+:/.test(l) && l.includes('· unloaded')).length;
+    const out: Run = { pss_mib: pss, loaded_tabs: tabs - unloaded, unloaded_tabs: unloaded, open_ms_p50: Math.round(percentile(opens.sort((x, y) => x - y), 0.5)) };
+    if (measureRevive) {
+      const a = agents[0];
+      const revives: number[] = [];
+      const navigates: number[] = [];
+      let fresh = tabs + 1;
+      for (let k = 0; k < SAMPLES; k++) {
+        const rows = (await a.call('browser_tabs', { action: 'list' })).text.split('\n');
+        const gone = rows.find((l) => l.includes(' · page p-') && l.includes('· unloaded'));
+        if (!gone) break;
+        await a.call('browser_tabs', { action: 'select', index: Number(/^- (\d+):/.exec(gone)![1]) });
+        const r = await a.call('browser_snapshot');
+        if (!r.text.includes('unloaded to save memory')) throw new Error('a call on an unloaded tab did not rebuild it');
+        revives.push(r.ms);
+        navigates.push((await a.call('browser_navigate', { url: `${origin}/p/${fresh++}` })).ms);
+      }
+      out.revive_ms_p50 = Math.round(percentile(revives.sort((x, y) => x - y), 0.5));
+      out.navigate_ms_p50 = Math.round(percentile(navigates.sort((x, y) => x - y), 0.5));
+    }
+    return out;
+  } finally {
+    await Promise.allSettled(agents.map((a) => a.close()));
+    await forge.stop();
+  }
+}
+
+async function main(): Promise<void> {
+  const json = process.argv.includes('--json');
+  const tabs = flagNumber('--tabs', TABS_DEFAULT);
+  const seats = flagNumber('--seats', SEATS_DEFAULT);
+  const pages = await servePages();
+  try {
+    const capped = await run(pages.origin, '', tabs, seats, true);
+    const uncapped = await run(pages.origin, `[browser]\nhidden_agent_tabs = ${UNCAPPED}\nhidden_person_tabs = ${UNCAPPED}\n`, tabs, seats, false);
+    console.table({ capped, uncapped });
+    if (json) console.log(JSON.stringify({ tabs, seats, capped, uncapped, pss_ratio: Math.round((capped.pss_mib / uncapped.pss_mib) * 100) / 100 }));
+  } finally {
+    pages.server.close();
+  }
+}
+
+main().catch((e: unknown) => {
+  process.stderr.write(`bench tabs failed: ${(e as Error).stack ?? String(e)}\n`);
+  process.exitCode = 1;
+});
