@@ -89,7 +89,10 @@ export class ProfileBrowser {
   /** Popups announced by the browser and not yet registered as tabs, by target id. */
   private pendingPopups = new Map<string, { opener: string; registered: Promise<void>; done: () => void }>();
 
-  constructor(readonly key: string, readonly dir: string, private readonly events: ProfileEvents, private readonly opts: { allowFileUrls: boolean } = { allowFileUrls: false }) {}
+  constructor(readonly key: string, readonly dir: string, private readonly events: ProfileEvents, private readonly opts: { allowFileUrls: boolean; snapshot?: 'diff' | 'full' } = { allowFileUrls: false }) {}
+
+  /** How an action's answer shows the page: what changed since the seat's last snapshot, or the whole page. */
+  snapshotMode(): 'diff' | 'full' { return this.opts.snapshot ?? 'diff'; }
 
   /** What the profile's browser opens now: the config's file: rule and the running host's DevTools port. */
   urlPolicy(): UrlPolicy {

@@ -50,7 +50,7 @@ export class BrowserSurface implements Surface {
         chooserAnswered: (_pp, tab) => this.choosers?.answeredByAgent(tab),
         download: (pp, tab, d) => void this.downloads?.started(pp, tab, d).catch((e: Error) => log.warn({ err: e }, 'download not kept')),
       };
-      p = new ProfileBrowser(key, profileDir(this.ctx.stateDir, key), events, { allowFileUrls: this.ctx.config.agent.allowFileUrls });
+      p = new ProfileBrowser(key, profileDir(this.ctx.stateDir, key), events, { allowFileUrls: this.ctx.config.agent.allowFileUrls, snapshot: this.ctx.config.agent.snapshot });
       this.profiles.set(key, p);
     }
     return p;
