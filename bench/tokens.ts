@@ -13,6 +13,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { saveRun } from './harness.js';
 import { startForge, startPlaywrightMcp, type Contender } from './mcp/contenders.js';
 import { categoryOf, inStock, PRODUCTS, serveTokenSite, type TokenSite } from './tokens/pages.js';
 
@@ -128,13 +129,13 @@ async function main(): Promise<void> {
     const ratio = Math.round((f.chars / w.chars) * 1000) / 1000;
     console.table(Object.fromEntries(steps(site).map((s, i) => [s.name, { forge: f.per_step[i], playwright_mcp: w.per_step[i] }])));
     process.stderr.write(`forge ${f.chars} characters in ${f.steps_ok}/${f.steps} steps; Playwright MCP ${w.chars} in ${w.steps_ok}/${w.steps}; ratio ${ratio} (goal ≤ ${GOAL_RATIO})\n`);
-    if (json) {
-      console.log(JSON.stringify({
-        forge: { chars: f.chars, steps: f.steps, steps_ok: f.steps_ok },
-        playwright_mcp: { chars: w.chars, steps: w.steps, steps_ok: w.steps_ok },
-        ratio, goal_ratio: GOAL_RATIO, playwright_mcp_version: pw.version,
-      }));
-    }
+    const figures = {
+      forge: { chars: f.chars, steps: f.steps, steps_ok: f.steps_ok },
+      playwright_mcp: { chars: w.chars, steps: w.steps, steps_ok: w.steps_ok },
+      ratio, goal_ratio: GOAL_RATIO, playwright_mcp_version: pw.version,
+    };
+    saveRun('tokens', figures);
+    if (json) console.log(JSON.stringify(figures));
   } finally {
     await stopAll();
     process.off('SIGINT', onSignal);

@@ -4,11 +4,12 @@
  * document are compared line by line: a line with a ref is that element, a line without one (a
  * text, a /url) belongs to the nearest ref above it in the tree.
  */
+import { SNAPSHOT_MAX_CHARS } from '../../shared/limits.js';
 
 /** Past this share of the whole snapshot's characters the changes are not worth reading apart: the whole page is answered. */
 export const CHANGES_WHOLE_SHARE = 0.6;
-/** Longest snapshot kept as a seat's last reading of a tab, characters: a longer one is answered whole next time rather than held. */
-export const KEPT_SNAPSHOT_MAX_CHARS = 1_000_000;
+/** Longest snapshot kept as a seat's last reading of a tab, characters: one an answer can show whole; a longer page is answered whole (cut) each time rather than held. */
+export const KEPT_SNAPSHOT_MAX_CHARS = SNAPSHOT_MAX_CHARS;
 /** Seats whose last reading one tab keeps: its owner, and the few it was handed between. */
 export const KEPT_READERS_PER_TAB = 4;
 
