@@ -134,7 +134,7 @@ async function startXvfb(): Promise<{ display: number; stop: () => Promise<void>
  * host), the same Chromium binary and forge's page size. `settleMs` passes --timeout-settle;
  * undefined keeps Playwright MCP's default, which is what its users get.
  */
-export async function startPlaywrightMcp(settleMs?: number): Promise<Contender & { version: string }> {
+export async function startPlaywrightMcp(settleMs?: number): Promise<Contender & { version: string; dir: string }> {
   const require = createRequire(import.meta.url);
   const pkgFile = require.resolve('@playwright/mcp/package.json');
   const version = (JSON.parse(readFileSync(pkgFile, 'utf8')) as { version: string }).version;
@@ -166,6 +166,7 @@ export async function startPlaywrightMcp(settleMs?: number): Promise<Contender &
     return {
       name: 'playwright_mcp',
       version,
+      dir: work,
       refArg: await refArgOf(client),
       call: async (tool, a) => {
         const r = await call(tool, a).catch((e: Error) => { throw new Error(`${e.message}${err ? `\n${err.slice(-1000)}` : ''}`); });

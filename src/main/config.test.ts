@@ -35,6 +35,12 @@ describe('forge.toml', () => {
     expect(() => parseConfig('[browser]\nmax_live_tabs = 24\n', 'f.toml')).toThrow('f.toml:2: key browser.max_live_tabs is not a forge.toml key');
   });
 
+  it('actions answer what changed unless [agent] snapshot = "full", and the key takes only diff or full', () => {
+    expect(defaultConfig().agent.snapshot).toBe('diff');
+    expect(parseConfig('[agent]\nsnapshot = "full"\n', 'forge.toml').agent.snapshot).toBe('full');
+    expect(() => parseConfig('[agent]\nsnapshot = "some"\n', 'f.toml')).toThrow('f.toml:2: key agent.snapshot must be "diff" or "full"');
+  });
+
   it('a key of the wrong type is refused naming it', () => {
     expect(() => parseConfig('[server]\nport = "eighty"\n', 'f.toml')).toThrow('f.toml:2: key server.port must be a number');
   });

@@ -28,7 +28,8 @@ export interface ForgeConfig {
   /** `hiddenAgentTabs`, `hiddenPersonTabs`: how many tabs no viewer shows stay loaded per profile, by who used them last. */
   browser: { idleMinutes: number; hiddenAgentTabs: number; hiddenPersonTabs: number };
   /** `allowFileUrls`: whether agents may open file: URLs in the shared browser (off: the server's disk is not the agents'). */
-  agent: { allowFileUrls: boolean };
+  /** `snapshot`: "diff" answers an action with what changed in the page since the seat's last snapshot; "full" with the whole snapshot every time. */
+  agent: { allowFileUrls: boolean; snapshot: 'diff' | 'full' };
   terminal: { idleMinutes: number; shell?: string };
   server: ServerConfig;
 }
@@ -53,7 +54,7 @@ export function defaultConfig(): ForgeConfig {
     org: { name: 'default', browserProfile: 'default' },
     projects: {},
     browser: { idleMinutes: BROWSER_IDLE_MINUTES_DEFAULT, hiddenAgentTabs: HIDDEN_AGENT_TABS_DEFAULT, hiddenPersonTabs: HIDDEN_PERSON_TABS_DEFAULT },
-    agent: { allowFileUrls: false },
+    agent: { allowFileUrls: false, snapshot: 'diff' },
     terminal: { idleMinutes: TERMINAL_IDLE_MINUTES_DEFAULT },
     server: { host: DEFAULT_HOST, port: DEFAULT_PORT, insecureRemote: false },
   };
@@ -67,7 +68,7 @@ const SCHEMA: Shape = {
   project: { name: 'string', browser_profile: 'string' },
   projects: 'projects',
   browser: { idle_minutes: 'number', hidden_agent_tabs: 'number', hidden_person_tabs: 'number' },
-  agent: { allow_file_urls: 'boolean' },
+  agent: { allow_file_urls: 'boolean', snapshot: 'string' },
   terminal: { idle_minutes: 'number', shell: 'string' },
   server: { host: 'string', port: 'number', tls_cert: 'string', tls_key: 'string', public_url: 'string', insecure_remote: 'boolean' },
 };
@@ -117,11 +118,15 @@ export function parseConfig(text: string, file: string): ForgeConfig {
     if (v.browser_profile !== undefined) cfg.projects[p] = { browserProfile: name(v.browser_profile as string, `projects.${p}.browser_profile`, text, file) };
   }
   const browser = doc.browser as { idle_minutes?: number; hidden_agent_tabs?: number; hidden_person_tabs?: number } | undefined;
-  const agent = doc.agent as { allow_file_urls?: boolean } | undefined;
+  const agent = doc.agent as { allow_file_urls?: boolean; snapshot?: string } | undefined;
   if (browser?.idle_minutes !== undefined) cfg.browser.idleMinutes = positive(browser.idle_minutes, 'browser.idle_minutes', text, file);
   if (browser?.hidden_agent_tabs !== undefined) cfg.browser.hiddenAgentTabs = count(browser.hidden_agent_tabs, 'browser.hidden_agent_tabs', text, file);
   if (browser?.hidden_person_tabs !== undefined) cfg.browser.hiddenPersonTabs = count(browser.hidden_person_tabs, 'browser.hidden_person_tabs', text, file);
   if (agent?.allow_file_urls !== undefined) cfg.agent.allowFileUrls = agent.allow_file_urls;
+  if (agent?.snapshot !== undefined) {
+    if (agent.snapshot !== 'diff' && agent.snapshot !== 'full') throw keyError(file, text, 'agent.snapshot', 'must be "diff" or "full"');
+    cfg.agent.snapshot = agent.snapshot;
+  }
   const terminal = doc.terminal as Record<string, unknown> | undefined;
   if (terminal?.idle_minutes !== undefined) cfg.terminal.idleMinutes = positive(terminal.idle_minutes as number, 'terminal.idle_minutes', text, file);
   if (terminal?.shell !== undefined) cfg.terminal.shell = terminal.shell as string;

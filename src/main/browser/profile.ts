@@ -61,6 +61,8 @@ export interface ProfileOptions {
   caps: BudgetCaps;
   /** Whether some viewer shows the tab now: a shown tab is never unloaded. */
   shown: (tab: Tab) => boolean;
+  /** [agent] snapshot: an action answers with what changed ("diff", the default) or the whole page ("full"). */
+  snapshot?: 'diff' | 'full';
 }
 
 const DEFAULT_OPTIONS: ProfileOptions = { allowFileUrls: false, caps: { agent: HIDDEN_AGENT_TABS_DEFAULT, person: HIDDEN_PERSON_TABS_DEFAULT }, shown: () => false };
@@ -111,6 +113,9 @@ export class ProfileBrowser {
   private pendingPopups = new Map<string, { opener: string; registered: Promise<void>; done: () => void }>();
 
   constructor(readonly key: string, readonly dir: string, private readonly events: ProfileEvents, private readonly opts: ProfileOptions = DEFAULT_OPTIONS) {}
+
+  /** How an action's answer shows the page: what changed since the seat's last snapshot, or the whole page. */
+  snapshotMode(): 'diff' | 'full' { return this.opts.snapshot ?? 'diff'; }
 
   /** What the profile's browser opens now: the config's file: rule and the running host's DevTools port. */
   urlPolicy(): UrlPolicy {

@@ -54,6 +54,7 @@ export class BrowserSurface implements Surface {
       const b = this.ctx.config.browser;
       p = new ProfileBrowser(key, profileDir(this.ctx.stateDir, key), events, {
         allowFileUrls: this.ctx.config.agent.allowFileUrls,
+        snapshot: this.ctx.config.agent.snapshot,
         caps: { agent: b.hiddenAgentTabs, person: b.hiddenPersonTabs },
         shown: (tab) => this.watched(tab),
       });

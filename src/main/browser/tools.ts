@@ -16,6 +16,7 @@ import { elementShape, targetOf } from './tools/element.js';
 import { MODULE_TOOLS } from './tools/registry.js';
 import { takeEvents } from './agent-events.js';
 import { refuseUrl } from './url-policy.js';
+import { CHANGES_WHOLE_SHARE, changesBetween, keepReading, lastReading } from './snapshot-changes.js';
 
 export interface ToolHost {
   profile(key: string): ProfileBrowser;
@@ -32,10 +33,13 @@ export interface ToolDef { name: string; description: string; schema: z.ZodObjec
 
 const element = elementShape.element;
 
+function cut(text: string): string {
+  return text.length > SNAPSHOT_MAX_CHARS ? `${text.slice(0, SNAPSHOT_MAX_CHARS)}\n# … cut at ${SNAPSHOT_MAX_CHARS} characters` : text;
+}
+
 export async function snapshotOf(tab: Tab, target?: string, depth?: number): Promise<string> {
   const opts = { mode: 'ai' as const, ...(depth !== undefined ? { depth } : {}) };
-  const text = target ? await (await locate(tab, target)).ariaSnapshot(opts) : await tab.page.ariaSnapshot(opts);
-  return text.length > SNAPSHOT_MAX_CHARS ? `${text.slice(0, SNAPSHOT_MAX_CHARS)}\n# … cut at ${SNAPSHOT_MAX_CHARS} characters` : text;
+  return cut(target ? await (await locate(tab, target)).ariaSnapshot(opts) : await tab.page.ariaSnapshot(opts));
 }
 
 export function header(tab: Tab): string {
@@ -44,12 +48,36 @@ export function header(tab: Tab): string {
   return `- Page: tab ${tab.number} (${tab.pageId}) · ${tab.title || '(no title)'} · ${url}`;
 }
 
-export async function pageState(tab: Tab, withSnapshot = true): Promise<string> {
-  // Two round trips to the page, asked at once: the title waits on a busy renderer as long as the snapshot.
-  const [title, snapshot] = await Promise.all([tab.page.title().catch(() => tab.title), withSnapshot ? snapshotOf(tab) : undefined]);
+/** Which document the page shows: its time origin, new with every document (a history push keeps it). */
+const DOCUMENT_ID = 'performance.timeOrigin';
+
+/**
+ * The page's title and snapshot. Given the profile, whose [agent] snapshot is "diff", the answer
+ * is what changed since the tab's owner last read this document; otherwise, or when the change is
+ * most of the page, the whole snapshot. Either way the snapshot becomes the owner's last reading.
+ */
+export async function pageState(tab: Tab, withSnapshot = true, changesFor?: ProfileBrowser): Promise<string> {
+  // The round trips to the page, asked at once: the title waits on a busy renderer as long as the snapshot.
+  const [title, snapshot, document] = await Promise.all([
+    tab.page.title().catch(() => tab.title),
+    withSnapshot ? tab.page.ariaSnapshot({ mode: 'ai' }) : undefined,
+    withSnapshot && tab.owner ? tab.page.evaluate(DOCUMENT_ID).then(Number, () => NaN) : NaN,
+  ]);
   tab.title = title;
   const lines = ['### Page state', header(tab)];
-  if (snapshot !== undefined) lines.push('- Page snapshot:', '```yaml', snapshot, '```');
+  if (snapshot === undefined) return lines.join('\n');
+  const seat = tab.owner;
+  const before = seat && changesFor?.snapshotMode() === 'diff' ? lastReading(tab, seat) : undefined;
+  if (seat) keepReading(tab, seat, document, snapshot);
+  if (before && before.document === document) {
+    const c = changesBetween(before.text, snapshot);
+    if (c.text.length <= snapshot.length * CHANGES_WHOLE_SHARE) {
+      if (!c.text) return [...lines, `- Page snapshot: unchanged since your last snapshot of this tab (${c.unchanged} lines)`].join('\n');
+      const counts = [c.added && `${c.added} added`, c.changed && `${c.changed} changed`, c.removed && `${c.removed} removed`].filter(Boolean).join(', ');
+      return [...lines, `- Page changes since your last snapshot of this tab (${counts}, ${c.unchanged} unchanged; + added, ~ changed; browser_snapshot answers the whole page):`, '```', cut(c.text), '```'].join('\n');
+    }
+  }
+  lines.push('- Page snapshot:', '```yaml', cut(snapshot), '```');
   return lines.join('\n');
 }
 
@@ -123,7 +151,7 @@ const TOOLS: ToolDef[] = [
     schema: z.object({ key: z.string() }).strict(),
     run: (a, ctx, p) => onTab(p, ctx, 'browser_press_key', 'pressing a key', async (tab) => {
       await tab.page.keyboard.press(a.key as string);
-      return pageState(tab);
+      return pageState(tab, true, p);
     }),
   },
   {
@@ -171,7 +199,7 @@ const TOOLS: ToolDef[] = [
           return `The ${held.kind} dialog on tab ${tab.number} was already answered.\n${header(tab)}`;
         }
         await new Promise((r) => setTimeout(r, 50));
-        return `${a.accept ? 'Accepted' : 'Dismissed'} the ${held.kind} dialog ${JSON.stringify(held.message)} on tab ${tab.number} (${tab.pageId}).\n${await pageState(tab, !tab.dialog)}`;
+        return `${a.accept ? 'Accepted' : 'Dismissed'} the ${held.kind} dialog ${JSON.stringify(held.message)} on tab ${tab.number} (${tab.pageId}).\n${await pageState(tab, !tab.dialog, p)}`;
       }, { allowDialog: true }).then((r) => r);
     },
   },
@@ -185,7 +213,7 @@ const TOOLS: ToolDef[] = [
       tab.fileChooser = undefined;
       p.chooserAnswered(tab);
       await chooser.setFiles((a.paths as string[] | undefined) ?? [], { timeout: PAGE_ACTION_TIMEOUT_MS });
-      return pageState(tab);
+      return pageState(tab, true, p);
     }),
   },
   {

@@ -35,7 +35,7 @@ export const NAVIGATION_TOOLS: ToolDef[] = [
       if (p.driver) await installTracker(p.driver.context);
       const response = await tab.page.goto(a.url as string, { waitUntil: 'domcontentloaded', timeout: NAVIGATION_TIMEOUT_MS });
       const notes = await loadNotes(tab, response);
-      return [...(notes.length ? ['### Result', ...notes] : []), await pageState(tab)].join('\n');
+      return [...(notes.length ? ['### Result', ...notes] : []), await pageState(tab, true, p)].join('\n');
     }),
   },
   {
@@ -44,11 +44,11 @@ export const NAVIGATION_TOOLS: ToolDef[] = [
     schema: z.object({}).strict(),
     run: (_a, ctx, p) => onTab(p, ctx, 'browser_navigate_back', 'going back', async (tab) => {
       const history = (await p.driver?.session(tab.page)?.send('Page.getNavigationHistory').catch(() => undefined)) as { currentIndex: number } | undefined;
-      if (history && history.currentIndex <= 0) return `### Result\n- There is no earlier page in tab ${tab.number}'s history; the tab stays where it is\n${await pageState(tab)}`;
+      if (history && history.currentIndex <= 0) return `### Result\n- There is no earlier page in tab ${tab.number}'s history; the tab stays where it is\n${await pageState(tab, true, p)}`;
       const response = await tab.page.goBack({ waitUntil: 'commit', timeout: NAVIGATION_TIMEOUT_MS });
       await tab.page.waitForLoadState('domcontentloaded', { timeout: BACK_DOM_READY_WAIT_MS }).catch(() => undefined);
       const notes = await loadNotes(tab, response);
-      return [...(notes.length ? ['### Result', ...notes] : []), await pageState(tab)].join('\n');
+      return [...(notes.length ? ['### Result', ...notes] : []), await pageState(tab, true, p)].join('\n');
     }),
   },
 ];

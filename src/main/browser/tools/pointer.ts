@@ -16,7 +16,7 @@ type Modifier = 'Alt' | 'Control' | 'ControlOrMeta' | 'Meta' | 'Shift';
 export async function actionAnswer(p: ProfileBrowser, tab: Parameters<typeof pageState>[0], verb: string, act: () => Promise<void>): Promise<string> {
   if (p.driver) await installTracker(p.driver.context);
   const { said } = await watchAction(tab, verb, act);
-  return [...(said.length ? ['### Result', ...said] : []), await pageState(tab)].join('\n');
+  return [...(said.length ? ['### Result', ...said] : []), await pageState(tab, true, p)].join('\n');
 }
 
 export const POINTER_TOOLS: ToolDef[] = [

@@ -43,7 +43,7 @@ export const WAIT_FOR_TOOLS: ToolDef[] = [
         if (gone) await wait(gone, 'hidden');
         if (text) await wait(text, 'visible');
         if (!said.length) said.push(`- Waited ${time} s`);
-        return ['### Result', ...said, await pageState(tab)].join('\n');
+        return ['### Result', ...said, await pageState(tab, true, p)].join('\n');
       }, { dialogRefuses: true });
     },
   },

@@ -1,0 +1,89 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startForge, connectAgent, type RunningServer, type Agent } from './helpers/server.js';
+import { serveToolPages, refOf, type ToolPages } from './helpers/tool-pages.js';
+
+let forge: RunningServer;
+let full: RunningServer;
+let pages: ToolPages;
+let a: Agent;
+let b: Agent;
+
+const ITEMS = Array.from({ length: 60 }, (_, i) => `<li><a href="/other">Item number ${i}</a></li>`).join('');
+const SHOP = `<html><head><title>Shop</title></head><body>
+  <h1>Shop</h1>
+  <label>Search <input id="q"></label>
+  <button onclick="panel.hidden = false">Open filters</button>
+  <section id="panel" hidden aria-label="Filters"><label><input type="checkbox"> In stock only</label><button onclick="done.hidden = false">Apply filters</button></section>
+  <p id="done" hidden>Filters applied</p>
+  <ul>${ITEMS}</ul>
+  <a href="/other">Other page</a>
+</body></html>`;
+const OTHER = '<html><head><title>Other</title></head><body><h1>Another page</h1><button>Only here</button></body></html>';
+
+beforeAll(async () => {
+  [forge, full, pages] = await Promise.all([startForge(), startForge({ toml: '[agent]\nsnapshot = "full"\n' }), serveToolPages({ '/': SHOP, '/other': OTHER })]);
+  a = await connectAgent(forge, 'default/changes/lead');
+  b = await connectAgent(full, 'default/changes/lead');
+});
+
+afterAll(async () => {
+  await a?.close();
+  await b?.close();
+  await Promise.all([forge?.stop(), full?.stop(), pages?.close()]);
+});
+
+describe('an action answers what changed in the page since the seat last read it', () => {
+  let opened = '';
+
+  it('a click that reveals a panel answers with the panel\'s lines, not the whole page', async () => {
+    const first = (await a.call('browser_navigate', { url: pages.url })).text;
+    expect(first).toContain('Item number 59');
+    const r = await a.call('browser_click', { target: refOf(first, 'button', 'Open filters') });
+    expect(r.isError).toBe(false);
+    expect(r.text).toContain('Page changes since your last snapshot');
+    expect(r.text).toMatch(/\+ .*checkbox "In stock only" \[ref=(?:f\d+)?e\d+\]/);
+    expect(r.text).toMatch(/\+ .*button "Apply filters" \[ref=(?:f\d+)?e\d+\]/);
+    expect(r.text).not.toContain('Item number 30');
+    expect(r.text.length).toBeLessThan(first.length / 3);
+    opened = r.text;
+  });
+
+  it('a ref the changes carry works in the next click', async () => {
+    const r = await a.call('browser_click', { target: refOf(opened, 'button', 'Apply filters') });
+    expect(r.isError).toBe(false);
+    expect(r.text).toMatch(/\+ .*Filters applied/);
+    expect(r.text).not.toContain('Item number 30');
+  });
+
+  it('a typed value shows as a changed line with its ref', async () => {
+    const whole = (await a.call('browser_snapshot')).text;
+    expect(whole).toContain('Item number 30');
+    const ref = refOf(whole, 'textbox', 'Search');
+    const r = await a.call('browser_type', { target: ref, text: 'blue shoes' });
+    expect(r.isError).toBe(false);
+    expect(r.text).toMatch(new RegExp(`~ .*textbox "Search"[^\\n]*\\[ref=${ref}\\][^\\n]*blue shoes`));
+    expect(r.text).not.toContain('Item number 30');
+  });
+
+  it('a navigation to another page answers the whole page', async () => {
+    const snap = (await a.call('browser_snapshot')).text;
+    const r = await a.call('browser_click', { target: refOf(snap, 'link', 'Other page') });
+    expect(r.isError).toBe(false);
+    expect(r.text).toContain('- Page snapshot:');
+    expect(r.text).toMatch(/heading "Another page"/);
+    expect(r.text).toMatch(/button "Only here" \[ref=(?:f\d+)?e\d+\]/);
+    expect(r.text).not.toContain('Page changes since');
+  });
+});
+
+describe('[agent] snapshot = "full" answers every action with the whole page', () => {
+  it('a click that reveals a panel answers the whole page', async () => {
+    const first = (await b.call('browser_navigate', { url: pages.url })).text;
+    const r = await b.call('browser_click', { target: refOf(first, 'button', 'Open filters') });
+    expect(r.isError).toBe(false);
+    expect(r.text).toContain('- Page snapshot:');
+    expect(r.text).toContain('Item number 30');
+    expect(r.text).toMatch(/checkbox "In stock only" \[ref=(?:f\d+)?e\d+\]/);
+    expect(r.text).not.toContain('Page changes since');
+  });
+});
