@@ -10,7 +10,7 @@
  * terminal, Done and Not now; once the surface is up the card leaves the answers to its bar.
  */
 import type { TermRow } from '../../../src/shared/terminal.js';
-import { KeptElements, h } from '../dom.js';
+import { KeptElements, h, place } from '../dom.js';
 import type { SurfaceConn } from '../connection.js';
 import { seatLabel } from './words.js';
 import type { SeatTerminal, TerminalSeats } from './seats.js';
@@ -25,34 +25,42 @@ export interface TerminalRowParts {
   cards: HTMLElement;
 }
 
-interface DrawnRow { s: SeatTerminal; first: boolean; named: boolean; door: boolean }
+/** One seat's strip row, built once and updated in place: a push between a press and its release keeps the click. */
+class SeatRow {
+  readonly button: HTMLButtonElement;
+  readonly note: HTMLElement;
+  private readonly seatName = h('span', { class: 'row-seat' });
+  private readonly name = h('span', { class: 'row-name' });
+  private readonly state = h('span', { class: 'row-state' });
+
+  constructor(private readonly seat: string, raise: () => void) {
+    this.button = h('button', { class: 'strip-row', type: 'button', 'data-seat': seat, onclick: raise }, this.seatName, this.name, this.state);
+    // A seat with no session: a terminal opened there would have no record to draw it for.
+    this.note = h('p', { class: 'strip-row strip-note', 'data-seat': seat, 'data-state': 'no session' },
+      h('span', { class: 'row-name' }, 'terminal'), h('span', { class: 'row-state' }, 'the seat has no session yet - start it first'));
+  }
+
+  /** The element to show now, with its words; `first` carries `#terminal-row`, `named` shows the seat. */
+  draw(s: SeatTerminal, first: boolean, named: boolean, door: boolean): HTMLElement {
+    const el = door ? this.button : this.note;
+    const other = door ? this.note : this.button;
+    other.removeAttribute('id');
+    if (first) el.id = 'terminal-row'; else el.removeAttribute('id');
+    if (!door) return el;
+    this.seatName.textContent = named ? seatLabel(this.seat) : '';
+    this.button.dataset.state = s.words;
+    this.button.title = s.row ? `terminal ${s.row.number} of ${s.seat}` : `no terminal runs for ${s.seat}; raising it starts one`;
+    this.name.textContent = s.row ? `terminal ${s.row.number}` : 'terminal';
+    this.state.textContent = s.words;
+    return el;
+  }
+}
 
 export function mountTerminalRows(p: TerminalRowParts): void {
-  // Rows and cards are kept while what they show is unchanged (the server pushes the terminal's
-  // state often): a push between a press and its release must not lose the click.
-  const rows = new KeptElements<DrawnRow>(
-    (d) => d.s.seat,
-    (d) => [d.s.row?.number ?? null, d.s.words, d.first, d.named, d.door],
-    (d) => drawRow(d));
+  const rows = new Map<string, SeatRow>();
+  // Cards are kept while what they show is unchanged (the server pushes the terminal's state often).
   const cards = new KeptElements<{ r: TermRow; up: boolean }>(
     ({ r }) => String(r.term), ({ r, up }) => [r.number, r.handOff, up], ({ r, up }) => drawCard(r, up));
-
-  const drawRow = ({ s, first, named, door }: DrawnRow): HTMLElement => {
-    const id = first ? 'terminal-row' : undefined;
-    if (!door) {
-      // A seat with no session: a terminal opened there would have no record to draw it for.
-      return h('p', { class: 'strip-row strip-note', id, 'data-seat': s.seat, 'data-state': 'no session' },
-        h('span', { class: 'row-name' }, 'terminal'), h('span', { class: 'row-state' }, 'the seat has no session yet - start it first'));
-    }
-    return h('button', {
-      class: 'strip-row', type: 'button', id, 'data-seat': s.seat, 'data-state': s.words,
-      title: s.row ? `terminal ${s.row.number} of ${s.seat}` : `no terminal runs for ${s.seat}; raising it starts one`,
-      onclick: () => { void p.seats.raise(s.seat); },
-    },
-    named ? h('span', { class: 'row-seat' }, seatLabel(s.seat)) : null,
-    h('span', { class: 'row-name' }, s.row ? `terminal ${s.row.number}` : 'terminal'),
-    h('span', { class: 'row-state' }, s.words));
-  };
 
   const drawCard = (r: TermRow, up: boolean): HTMLElement => {
     const ask = r.handOff!;
@@ -73,7 +81,11 @@ export function mountTerminalRows(p: TerminalRowParts): void {
   p.seats.onChange(() => {
     const list = p.seats.list();
     const named = list.length > 1;
-    rows.draw(p.slot, list.map((s, i) => ({ s, first: i === 0, named, door: p.seats.raisable(s) })));
+    place(p.slot, list.map((s, i) => {
+      let r = rows.get(s.seat);
+      if (!r) rows.set(s.seat, (r = new SeatRow(s.seat, () => { void p.seats.raise(s.seat); })));
+      return r.draw(s, i === 0, named, p.seats.raisable(s));
+    }));
     cards.draw(p.cards, p.seats.handOffs().map((r) => ({ r, up: p.seats.of(r.seat)?.up ?? false })));
   });
 }
