@@ -51,6 +51,7 @@ describe('hand-offs on the home', () => {
     const card = page.locator('.handoff-card');
     await card.waitFor({ timeout: 15_000 });
     expect(await card.locator('.card-words').textContent()).toBe('Please approve the order');
+    expect(await card.locator('.card-seat').textContent()).toBe(LEAD);
     expect(await top(page, '.handoff-card')).toBeLessThan(await top(page, '.seat-card'));
     await expect.poll(() => page.title(), { timeout: 5000 }).toBe('(1) forge');
     await client.shot('home-handoff');
