@@ -24,7 +24,8 @@ await build({
   logLevel: 'warning',
   loader: { '.css': 'css' },
 });
-for (const f of ['index.html', 'style.css', 'terminal.html']) {
+// The page, its styles, and the installable app's manifest with its icons.
+for (const f of ['index.html', 'style.css', 'terminal.html', 'manifest.webmanifest', 'icon.svg', 'icon-maskable.svg']) {
   if (existsSync(`clients/web/${f}`)) cpSync(`clients/web/${f}`, `dist/web/${f}`);
 }
 if (existsSync('node_modules/@xterm/xterm/css/xterm.css')) cpSync('node_modules/@xterm/xterm/css/xterm.css', 'dist/web/xterm.css');

@@ -2,10 +2,10 @@
  * A person's click lands even when the server's pushes change what they pressed: the tab list is
  * pushed whenever an agent opens a tab, a title changes or a dialog waits, the hand-offs whenever
  * one is parked or answered, the terminal's state whenever a command starts or ends, and the
- * strip, the bar's picker and the chat's cards redraw with them. A redraw between the press and
- * the release must not lose the click (the browser only clicks when both land on the same
- * element). The changes are real: an agent opens a tab, parks a hand-off or runs a command
- * between the person's press and release.
+ * strip, the bar's picker and the home's hand-off and seat cards redraw with them. A redraw
+ * between the press and the release must not lose the click (the browser only clicks when both
+ * land on the same element). The changes are real: an agent opens a tab, parks a hand-off or runs
+ * a command between the person's press and release.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
@@ -87,6 +87,25 @@ describe('clicks while the server\'s pushes redraw the client', () => {
       await expect.poll(() => cards.count(), { timeout: 15_000 }).toBe(2);
     });
     await expect.poll(() => client.page.locator('.ask-words').textContent(), { timeout: 20_000 }).toBe('the first ask');
+  });
+
+  it('a click on a seat card\'s terminal show raises the terminal though a command started between press and release', async () => {
+    await rig.agent.callTool({ name: 'terminal__run', arguments: { command: 'echo ready' } });
+    const c = await openClient(rig.browser, rig.server.info.viewer_url);
+    try {
+      const line = c.page.locator(`.seat-card[data-seat="${SEAT}"] .seat-terminal`);
+      await expect.poll(() => line.getAttribute('data-state'), { timeout: 15_000 }).toBe('idle');
+      let run: Promise<unknown> = Promise.resolve();
+      await pressAcross(c.page, `.seat-card[data-seat="${SEAT}"] .term-action`, async () => {
+        run = rig.agent.callTool({ name: 'terminal__run', arguments: { command: 'sleep 2' } });
+        await expect.poll(() => line.getAttribute('data-state'), { timeout: 15_000 }).toBe('a command is running');
+      });
+      const stateLine = (): Promise<string | null> => c.page.locator('.takeover[data-surface="terminal"] .term-state').textContent();
+      await expect.poll(stateLine, { timeout: 15_000 }).toBe(TERM_STATE.viewOnly);
+      await run;
+    } finally {
+      await c.close();
+    }
   });
 
   it('a click on the terminal row raises the terminal though a command started between press and release', async () => {

@@ -1,5 +1,5 @@
 /**
- * The hand-off cards in the chat area: browser hand-off · tab N, the agent's words, and Open
+ * The hand-off cards on the home: browser hand-off · tab N, the seat, the agent's words, and Open
  * browser, Done and Not now. While the takeover is up on the asked page, the card says so and
  * leaves the answers to the bar; a note the bar holds is named here, since the card is what shows.
  */
@@ -42,6 +42,7 @@ export class HandOffCards {
     const line = this.lines.get(a.id);
     return h('article', { class: 'handoff-card', 'data-handoff': a.id, 'aria-label': `browser hand-off · tab ${a.tab}` },
       h('h2', { class: 'card-title' }, `browser hand-off · tab ${a.tab}`),
+      h('p', { class: 'card-seat' }, a.seat),
       h('p', { class: 'card-words' }, a.message),
       note ? h('p', { class: 'card-note' }, this.handoffs.draftAsk === a.id
         ? `Your note went to the chat's draft and goes with your answer: “${note}”`

@@ -1,5 +1,5 @@
 /**
- * The client's shell: the socket, the strip, the chat area and the takeover, wired together.
+ * The client's shell: the socket, the strip, the home under it and the takeover, wired together.
  * Surfaces plug into it: the browser's is built here; the terminal's module is loaded lazily
  * and given the same shell (its strip slot `strip.terminalSlot`, the takeover to raise its
  * surface in, and `surfaceConn()` from connection.ts - this socket in the shape the terminal's
@@ -15,7 +15,10 @@ import { HandOffs } from './handoffs.js';
 import { ChatDraft } from './draft.js';
 import { Tabs } from './tabs.js';
 import { Takeover } from './takeover.js';
-import { mountTerminalRow } from './terminal/row.js';
+import { mountTerminalRows } from './terminal/row.js';
+import { TerminalSeats } from './terminal/seats.js';
+import { Home } from './home.js';
+import { Attention, type Waiting } from './attention.js';
 
 export interface ClientShell {
   conn: Connection;
@@ -43,24 +46,31 @@ export function startShell(root: HTMLElement, token: string, seat: string | null
   const browser = new BrowserSurface(conn, tabs, takeover, seat, handoffs);
   const cards = new HandOffCards(handoffs, browser);
   const draft = new ChatDraft(handoffs);
-  const strip = new Strip(tabs, {
+  const showing = {
     shownPageId: () => browser.shownPageId(),
-    show: (pageId) => browser.open(pageId),
+    show: (pageId: string) => browser.open(pageId),
     hide: () => takeover.lower(),
-  });
-  browser.onChange = () => { strip.refresh(); cards.render(); };
-  takeover.onChange = () => { strip.refresh(); cards.render(); draft.render(); };
+  };
+  const strip = new Strip(tabs, showing);
+  const terminals = new TerminalSeats({ conn: surfaceConn(conn, 4), takeover, seat, say: (s) => strip.say(s) });
+  const termCards = h('section', { class: 'handoff-cards', 'aria-label': 'terminal hand-offs waiting for you' });
+  const attention = new Attention();
+  const home = new Home(tabs, terminals, showing, [cards.el, termCards], link ? [draft.el] : [draft.el, attention.el], link);
+  browser.onChange = () => { strip.refresh(); cards.render(); home.render(); };
+  takeover.onChange = () => { strip.refresh(); cards.render(); draft.render(); terminals.refresh(); };
   takeover.focusAfterLower = () => strip.focusTarget();
+
+  // The asks waiting, browser ones first: the title counts them and a new one may notify.
+  const waiting = (): void => {
+    const asks: Waiting[] = handoffs.asks.map((a) => ({ key: `b:${a.id}`, seat: a.seat, words: a.message, open: () => browser.openAsk(a) }));
+    for (const r of terminals.handOffs()) asks.push({ key: `t:${r.term}:${r.handOff!.reason}`, seat: r.seat, words: r.handOff!.reason, open: () => { void terminals.raise(r.seat); } });
+    attention.update(asks);
+  };
+  if (!link) { handoffs.onChange(waiting); terminals.onChange(waiting); }
 
   const linkState = h('span', { class: 'link-state', role: 'status' });
   conn.onState((s) => { linkState.textContent = s === 'ended' ? conn.endedReason : LINK_WORDS[s]; linkState.dataset.state = s; });
-  const termCards = h('section', { class: 'handoff-cards', 'aria-label': 'terminal hand-offs waiting for you' });
-  const chat = h('main', { class: 'chat', id: 'chat', 'aria-label': 'chat' },
-    h('h1', { class: 'chat-title' }, 'forge'),
-    cards.el,
-    termCards,
-    h('p', { class: 'chat-empty' }, 'The conversation appears here. The strip above opens what the agents are driving.'),
-    draft.el);
+  const chat = home.el;
   const downloads = new DownloadTray(conn);
   root.replaceChildren(h('div', { class: 'shell' }, h('header', { class: 'top' }, link ? null : strip.el, linkState), chat), takeover.el, downloads.el);
   if (link) {
@@ -69,7 +79,7 @@ export function startShell(root: HTMLElement, token: string, seat: string | null
     conn.onState((s) => { if (s === 'open' && !opened) { opened = true; browser.open(); } });
     window.setInterval(() => { if (takeover.up) conn.send({ t: 'heartbeat' }); }, HEARTBEAT_PERIOD_MS);
   }
-  if (!link) mountTerminalRow({ conn: surfaceConn(conn, 4), slot: strip.terminalSlot, takeover, seat, say: (s) => strip.say(s), cards: termCards });
+  if (!link) mountTerminalRows({ conn: surfaceConn(conn, 4), slot: strip.terminalSlot, seats: terminals, cards: termCards });
   conn.start();
   return { conn, strip, takeover, tabs, browser, handoffs, seat };
 }
