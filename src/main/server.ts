@@ -33,6 +33,14 @@ const TOKENS_RELOAD_MS = 500;
 /** Interval between gauge pushes to the relay's /metrics, ms. */
 const GAUGES_PERIOD_MS = 2000;
 
+/** The server process's memory as /metrics shows it: resident, and the main thread's heap and buffers, so a soak tells a leak from a warm-up. */
+function processGauges(): string {
+  const m = process.memoryUsage();
+  return [
+    ['resident_bytes', m.rss], ['heap_used_bytes', m.heapUsed], ['heap_total_bytes', m.heapTotal], ['external_bytes', m.external], ['array_buffers_bytes', m.arrayBuffers],
+  ].map(([k, v]) => `# TYPE forge_process_${k} gauge\nforge_process_${k} ${v}`).join('\n');
+}
+
 export interface ServeOptions { stateDir?: string; port?: number; configFile?: string }
 
 export interface ServerContext {
@@ -97,7 +105,7 @@ export async function startServer(opts: ServeOptions): Promise<void> {
   const info = { pid: process.pid, port: listening, viewer_url: `${base}/?token=${viewerToken}`, mcp_url: `${base}/mcp`, local_mcp_url: `http://127.0.0.1:${mcpPort}/mcp`, token, viewer_token: viewerToken };
   writeServerInfo(stateDir, info);
   const gauges = setInterval(() => {
-    hub.post({ t: 'gauges', text: [mcp.gauges(), ...surfaces.map((s) => s.gauges?.() ?? '')].filter(Boolean).join('\n') });
+    hub.post({ t: 'gauges', text: [processGauges(), mcp.gauges(), ...surfaces.map((s) => s.gauges?.() ?? '')].filter(Boolean).join('\n') });
   }, GAUGES_PERIOD_MS);
   gauges.unref();
   // `forge token new` / `revoke` write the state dir's tokens: the door and MCP follow within a moment.
