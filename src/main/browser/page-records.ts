@@ -9,8 +9,14 @@ import type { Tab } from './tabs.js';
 
 /** Console messages and page errors kept per tab: older ones are dropped and counted, so a chatty page cannot grow the server. */
 export const CONSOLE_MESSAGES_PER_TAB_MAX = 1_000;
-/** Requests kept per tab, with their responses: older ones are dropped and counted. */
-export const NETWORK_REQUESTS_PER_TAB_MAX = 1_000;
+/**
+ * Requests kept per tab, with their responses: older ones are dropped and counted. Each holds the
+ * driver's live request and response objects (headers and all), which keep the driver's own copies
+ * alive too: a soak with 1,000 a tab grew the server's heap by over 100 MB.
+ */
+export const NETWORK_REQUESTS_PER_TAB_MAX = 200;
+/** Longest console message kept, characters: a page that logs a megabyte a line cannot grow the server. */
+export const CONSOLE_TEXT_MAX_CHARS = 4_000;
 
 export type ConsoleLevel = 'error' | 'warning' | 'info' | 'debug';
 
@@ -42,6 +48,10 @@ function levelOf(type: string): ConsoleLevel {
   return 'info';
 }
 
+function bounded(text: string): string {
+  return text.length <= CONSOLE_TEXT_MAX_CHARS ? text : `${text.slice(0, CONSOLE_TEXT_MAX_CHARS)}… (cut at ${CONSOLE_TEXT_MAX_CHARS} characters)`;
+}
+
 /** Starts keeping the page's console and requests for its tab (a rebuilt page is recorded again). */
 export function recordPage(tab: Tab, page: Page): void {
   const r = recordsOf(tab);
@@ -51,9 +61,9 @@ export function recordPage(tab: Tab, page: Page): void {
   };
   page.on('console', (m) => {
     const loc = m.location();
-    keep({ level: levelOf(m.type()), type: m.type(), text: m.text(), where: loc.url ? `${loc.url}:${loc.lineNumber + 1}` : '', page: r.page });
+    keep({ level: levelOf(m.type()), type: m.type(), text: bounded(m.text()), where: loc.url ? `${loc.url}:${loc.lineNumber + 1}` : '', page: r.page });
   });
-  page.on('pageerror', (e) => keep({ level: 'error', type: 'pageerror', text: `${e.name}: ${e.message}`, where: '', page: r.page }));
+  page.on('pageerror', (e) => keep({ level: 'error', type: 'pageerror', text: bounded(`${e.name}: ${e.message}`), where: '', page: r.page }));
   page.on('framenavigated', (f) => { if (f === page.mainFrame()) r.page++; });
   page.on('request', (request) => {
     // The document request of a navigation belongs to the page it loads.
