@@ -40,11 +40,6 @@ function termOf(s: TerminalSurface, viewer: ViewerInfo, msg: Loose): TerminalRec
   return r;
 }
 
-/** A terminal this viewer may answer for, attached or not (the chat's hand-off card answers without attaching). */
-function orgTermOf(s: TerminalSurface, viewer: ViewerInfo, msg: Loose): TerminalRecord {
-  return coveredTerm(s, viewer, msg);
-}
-
 export function attachTerminalViewers(s: TerminalSurface, viewerHub: ViewerHub): void {
   const hub = { on: (kind: string, h: (v: ViewerInfo, m: Loose) => void | Promise<void>) => viewerHub.on(kind, (v, m: ClientMessage) => h(v, m as Loose)), onClose: viewerHub.onClose.bind(viewerHub) };
   hub.on('term_attach', async (viewer, msg) => {
@@ -101,7 +96,8 @@ export function attachTerminalViewers(s: TerminalSurface, viewerHub: ViewerHub):
   });
 
   hub.on('term_answer', (viewer, msg) => {
-    const r = orgTermOf(s, viewer, msg);
+    // Attached or not: the chat's hand-off card answers without attaching.
+    const r = coveredTerm(s, viewer, msg);
     if (!r.handOff) throw new ForgeError('hand_off', `terminal ${r.number} has no hand-off waiting`);
     if (msg.answer !== 'done' && msg.answer !== 'not_now') throw new ForgeError('bad_request', 'a hand-off answer is "done" or "not_now"');
     r.handOff.answer(msg.answer);
