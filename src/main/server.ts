@@ -11,6 +11,8 @@ import { dirname, join } from 'node:path';
 import { loadConfig, profileKeyFor, type ForgeConfig } from './config.js';
 import { log } from './logging.js';
 import { McpEndpoint } from './mcp/http.js';
+import { ActivitySurface } from './activity/surface.js';
+import { recordingServer } from './activity/recording.js';
 import { ViewerHub } from './viewers.js';
 import { resolveStateDir, writeServerInfo, removeServerInfo } from './state.js';
 import { ForgeError } from '../shared/errors.js';
@@ -68,13 +70,14 @@ export async function startServer(opts: ServeOptions): Promise<void> {
   const version = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }).version;
 
   const surfaces: Surface[] = [];
+  const activity = new ActivitySurface(stateDir);
   let baseUrl = '';
   const mcp = new McpEndpoint(book, {
     profileFor: (seat) => {
       if (seat.org !== config.org.name) throw new ForgeError('auth', `seat ${seat.key} is not in org ${config.org.name}, the only org this server runs`);
       return profileKeyFor(config, seat.project);
     },
-    registerTools: (server, sctx) => { for (const s of surfaces) s.registerTools(server, sctx); },
+    registerTools: (server, sctx) => { const recorded = recordingServer(server, sctx, activity.log); for (const s of surfaces) s.registerTools(recorded, sctx); },
     sessionClosed: (sctx) => { for (const s of surfaces) s.sessionClosed?.(sctx); },
   }, version);
   const mcpPort = await mcp.listen();
@@ -88,6 +91,7 @@ export async function startServer(opts: ServeOptions): Promise<void> {
   const ctx: ServerContext = { config, stateDir, token, hub, linkSecret, baseUrl: () => baseUrl };
   surfaces.push(new BrowserSurface(ctx));
   surfaces.push(new TerminalSurface(ctx));
+  surfaces.push(activity);
   for (const s of surfaces) s.attachViewers(hub);
 
   const listening = await new Promise<number>((resolve, reject) => {

@@ -10,6 +10,7 @@ import type { FromRelay, ToRelay } from '../workers/relay/protocol.js';
 import { isForgeError } from '../shared/errors.js';
 import { log } from './logging.js';
 import { refusedSentence, viewerMayDo, type ViewerGrant } from '../shared/grants.js';
+import type { ActivityEvent } from '../shared/activity.js';
 
 /** Close code for a viewer its credential no longer admits (its hand-off answered, its token revoked). */
 export const CLOSE_FORBIDDEN = 4403;
@@ -45,6 +46,7 @@ export class ViewerHub {
   private closeListeners: Array<(v: ViewerInfo) => void> = [];
   private fetchedListeners: Array<(path: string) => void> = [];
   private admissions: Admission[] = [];
+  private actedListeners: Array<(ev: ActivityEvent) => void> = [];
 
   constructor(private readonly relay: Worker) {}
 
@@ -58,6 +60,16 @@ export class ViewerHub {
   /** Adds a check every opening viewer must pass before any listener hears of it. */
   admit(check: Admission): void { this.admissions.push(check); }
   onClose(cb: (v: ViewerInfo) => void): void { this.closeListeners.push(cb); }
+  /** Hears every person's act a surface reports (took control, released, answered a hand-off). */
+  onActed(cb: (ev: ActivityEvent) => void): void { this.actedListeners.push(cb); }
+
+  /** A person on viewer `v` did `what` to `target` on `seat`'s tab or terminal: an activity line. */
+  acted(v: ViewerInfo, seat: string, what: string, target: string, detail?: string): void {
+    const who = v.grant.kind === 'link' ? 'the hand-off link' : v.grant.name;
+    const ev: ActivityEvent = { at: Date.now(), seat, by: 'person', who, what, target, outcome: 'ok', ...(detail ? { detail } : {}) };
+    for (const cb of this.actedListeners) safe(() => cb(ev));
+  }
+
   /** A client fetched a saved download whole (its path on disk). */
   onDownloadFetched(cb: (path: string) => void): void { this.fetchedListeners.push(cb); }
 

@@ -19,6 +19,7 @@
  * Control messages are msgpackr-encoded objects with a `t` field, both ways.
  */
 import { Packr, Unpackr } from 'msgpackr';
+import type { ActivityEvent } from './activity.js';
 
 export const FRAME_KIND_BROWSER = 1;
 export const FRAME_KIND_TERMINAL = 4;
@@ -134,6 +135,8 @@ export type ClientMessage =
   /** A gesture, in this surface's coordinates; the controller's only. */
   | { t: 'input'; ev: InputEvent; id?: number }
   | { t: 'ping'; id?: number }
+  /** Subscribe to who drove what: an `activity` list answers, then each new act is pushed. */
+  | { t: 'activity'; id?: number }
   /** This viewer dropped its picture (its decoder fell behind): patches stop until a fresh keyframe, which the relay asks for. */
   | { t: 'keyframe'; id?: number }
   /**
@@ -201,6 +204,8 @@ export type ServerMessage =
   /** A download on the tab this viewer controls was not handed over (past DOWNLOAD_MAX_BYTES, or failed): the sentence says why. */
   | { t: 'download_refused'; tab: number; pageId: string; name: string; message: string }
   /** Finished downloads the profile's backlog dropped (it holds DOWNLOAD_BACKLOG_MAX): names the profile, not a tab; `dropped` their download ids. */
+  /** Who drove what: the acts this viewer's credential covers, oldest first; `replace` on the answer to `activity` (the whole list), else new ones. */
+  | { t: 'activity'; events: ActivityEvent[]; replace?: boolean }
   | { t: 'download_lost'; profile: string; count: number; max: number; title: string; message: string; dropped: string[] }
   | { t: string; [k: string]: unknown };
 

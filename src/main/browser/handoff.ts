@@ -14,6 +14,10 @@ import { seatAllowed, tabAllowed } from '../../shared/grants.js';
 import { signLink } from '../../workers/relay/links.js';
 import type { ProfileBrowser } from './profile.js';
 import type { Tab } from './tabs.js';
+import { clip } from '../../shared/activity.js';
+
+/** A person's answer as the activity line says it. */
+const ANSWER_WORDS = { done: 'Done', not_now: 'Not now', feedback: 'feedback' } as const;
 
 /** How often a waiting hand-off tells the agent it is still waiting (MCP progress), ms. */
 export const HANDOFF_PROGRESS_PERIOD_MS = 10_000;
@@ -135,6 +139,7 @@ export class BrowserHandOffs {
     if (note.length > HANDOFF_NOTE_MAX_CHARS) throw new ForgeError('bad_request', `a note is limited to ${HANDOFF_NOTE_MAX_CHARS} characters; nothing was sent`);
     if (m.answer === 'feedback' && !note) throw new ForgeError('bad_request', 'send feedback needs words in the note');
     h.settle({ answer: m.answer, note });
+    this.hub.acted(v, h.seat, 'answered a hand-off', `tab ${h.tabNumber}`, ANSWER_WORDS[m.answer] + (note ? `: ${clip(note)}` : ''));
     this.hub.send(v.id, { t: 'answered', handoff: id, answer: m.answer, ...(m.id !== undefined ? { id: m.id } : {}) });
   }
 

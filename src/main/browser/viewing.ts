@@ -314,8 +314,10 @@ export class BrowserViewing {
   private async control(v: ViewerInfo, m: Extract<ClientMessage, { t: 'control' }>): Promise<void> {
     const w = this.state(v).watch;
     if (!w) throw new ForgeError('bad_request', 'attach to a tab before taking control');
+    const held = this.controllers.get(w.tab.pageId) === v.id;
     if (m.take) this.controllers.set(w.tab.pageId, v.id);
-    else if (this.controllers.get(w.tab.pageId) === v.id) this.controllers.delete(w.tab.pageId);
+    else if (held) this.controllers.delete(w.tab.pageId);
+    if (m.take !== held && w.tab.owner) this.hub.acted(v, w.tab.owner, m.take ? 'took control' : 'released control', `tab ${w.tab.number}${w.tab.title ? ` "${w.tab.title}"` : ''}`);
     await this.relayout(w.tab);
     this.pushView(w.tab);
   }

@@ -87,6 +87,7 @@ export function attachTerminalViewers(s: TerminalSurface, viewerHub: ViewerHub):
 
   hub.on('term_control', (viewer, msg) => {
     const r = termOf(s, viewer, msg);
+    if ((msg.take === true) !== (r.holder === viewer.id)) viewerHub.acted(viewer, r.seat, msg.take === true ? 'took the keyboard' : 'released the keyboard', `terminal ${r.number}`);
     if (msg.take === true) {
       s.setHolder(r, viewer.id, TERM_STATE.otherHasKeyboard);
     } else if (r.holder === viewer.id) {
@@ -101,6 +102,7 @@ export function attachTerminalViewers(s: TerminalSurface, viewerHub: ViewerHub):
     if (!r.handOff) throw new ForgeError('hand_off', `terminal ${r.number} has no hand-off waiting`);
     if (msg.answer !== 'done' && msg.answer !== 'not_now') throw new ForgeError('bad_request', 'a hand-off answer is "done" or "not_now"');
     r.handOff.answer(msg.answer);
+    viewerHub.acted(viewer, r.seat, 'answered a terminal hand-off', `terminal ${r.number}`, msg.answer === 'done' ? 'Done' : 'Not now');
   });
 
   hub.on('term_ack', (viewer, msg) => {
