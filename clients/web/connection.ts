@@ -3,6 +3,7 @@
  * kept alive by pings. Control messages are msgpack both ways; binary frames go to whoever
  * listens for their kind. Everything that depends on the socket re-subscribes on `open`.
  */
+import { applyTheme, themeChoice } from './theme.js';
 import { decodeControl, encodeControl, type ClientMessage, type ServerMessage } from '../../src/shared/protocol.js';
 import { TERM_STATE } from '../../src/shared/terminal.js';
 import { PING_PERIOD_MS, RECONNECT_FACTOR, RECONNECT_FIRST_MS, RECONNECT_MAX_MS } from './limits.js';
@@ -46,10 +47,13 @@ export class Connection {
 
   constructor(private readonly url: string) {}
 
-  /** The socket URL for this page: same host, /ws, the page's token. */
+  /** The socket for this page: same host, /ws, the page's token; the page's colours follow the server's `[client] theme` once it welcomes. */
   static forPage(token: string): Connection {
     const scheme = location.protocol === 'https:' ? 'wss:' : 'ws:';
-    return new Connection(`${scheme}//${location.host}/ws?token=${encodeURIComponent(token)}`);
+    const conn = new Connection(`${scheme}//${location.host}/ws?token=${encodeURIComponent(token)}`);
+    applyTheme();
+    conn.onMessage((m) => { if (m.t === 'welcome') applyTheme(themeChoice((m as { theme?: unknown }).theme)); });
+    return conn;
   }
 
   start(): void {

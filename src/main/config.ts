@@ -31,6 +31,8 @@ export interface ForgeConfig {
   /** `snapshot`: "diff" answers an action with what changed in the page since the seat's last snapshot; "full" with the whole snapshot every time. */
   agent: { allowFileUrls: boolean; snapshot: 'diff' | 'full' };
   terminal: { idleMinutes: number; shell?: string };
+  /** `theme`: the clients' palette — "system" follows each person's light or dark preference; "dark" or "light" pins that one for every client. */
+  client: { theme: 'system' | 'dark' | 'light' };
   server: ServerConfig;
 }
 
@@ -56,6 +58,7 @@ export function defaultConfig(): ForgeConfig {
     browser: { idleMinutes: BROWSER_IDLE_MINUTES_DEFAULT, hiddenAgentTabs: HIDDEN_AGENT_TABS_DEFAULT, hiddenPersonTabs: HIDDEN_PERSON_TABS_DEFAULT },
     agent: { allowFileUrls: false, snapshot: 'diff' },
     terminal: { idleMinutes: TERMINAL_IDLE_MINUTES_DEFAULT },
+    client: { theme: 'system' },
     server: { host: DEFAULT_HOST, port: DEFAULT_PORT, insecureRemote: false },
   };
 }
@@ -70,6 +73,7 @@ const SCHEMA: Shape = {
   browser: { idle_minutes: 'number', hidden_agent_tabs: 'number', hidden_person_tabs: 'number' },
   agent: { allow_file_urls: 'boolean', snapshot: 'string' },
   terminal: { idle_minutes: 'number', shell: 'string' },
+  client: { theme: 'string' },
   server: { host: 'string', port: 'number', tls_cert: 'string', tls_key: 'string', public_url: 'string', insecure_remote: 'boolean' },
 };
 
@@ -130,6 +134,11 @@ export function parseConfig(text: string, file: string): ForgeConfig {
   const terminal = doc.terminal as Record<string, unknown> | undefined;
   if (terminal?.idle_minutes !== undefined) cfg.terminal.idleMinutes = positive(terminal.idle_minutes as number, 'terminal.idle_minutes', text, file);
   if (terminal?.shell !== undefined) cfg.terminal.shell = terminal.shell as string;
+  const client = doc.client as { theme?: string } | undefined;
+  if (client?.theme !== undefined) {
+    if (client.theme !== 'system' && client.theme !== 'dark' && client.theme !== 'light') throw keyError(file, text, 'client.theme', 'must be "system", "dark" or "light"');
+    cfg.client.theme = client.theme;
+  }
   const server = doc.server as Record<string, unknown> | undefined;
   if (server?.host !== undefined) cfg.server.host = server.host as string;
   if (server?.port !== undefined) {

@@ -87,7 +87,7 @@ export async function startServer(opts: ServeOptions): Promise<void> {
       ...(config.server.tls ? { tls: { certFile: config.server.tls.cert.path, keyFile: config.server.tls.key.path } } : {}),
       ...(config.server.publicUrl ? { publicUrl: config.server.publicUrl } : {}) } satisfies RelayWorkerData,
   });
-  const hub = new ViewerHub(relay);
+  const hub = new ViewerHub(relay, config.client.theme);
   const ctx: ServerContext = { config, stateDir, token, hub, linkSecret, baseUrl: () => baseUrl };
   surfaces.push(new BrowserSurface(ctx));
   surfaces.push(new TerminalSurface(ctx));

@@ -48,7 +48,8 @@ export class ViewerHub {
   private admissions: Admission[] = [];
   private actedListeners: Array<(ev: ActivityEvent) => void> = [];
 
-  constructor(private readonly relay: Worker) {}
+  /** `theme`: `[client] theme`, told to every client in its welcome. */
+  constructor(private readonly relay: Worker, private readonly theme: 'system' | 'dark' | 'light' = 'system') {}
 
   /** Routes messages whose `t` is `kind` to `handler`. One handler per kind. */
   on(kind: string, handler: MessageHandler): void {
@@ -121,7 +122,7 @@ export class ViewerHub {
         if (refusal !== undefined) { this.close(v.id, CLOSE_FORBIDDEN, refusal); return; }
         this.viewers.set(v.id, v);
         // First word to the client: who it is and whether its credential may take control (a watcher's page greys the button).
-        this.send(v.id, { t: 'welcome', viewerId: v.id, org: v.org, mayControl: viewerMayDo(v.grant, 'control'), link: v.grant.kind === 'link' });
+        this.send(v.id, { t: 'welcome', viewerId: v.id, org: v.org, mayControl: viewerMayDo(v.grant, 'control'), link: v.grant.kind === 'link', theme: this.theme });
         for (const cb of this.openListeners) safe(() => cb(v));
         break;
       }

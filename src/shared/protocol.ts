@@ -172,8 +172,8 @@ export const MOD_SHIFT = 8;
 
 /** Messages the server sends. */
 export type ServerMessage =
-  /** Sent first on every socket: this viewer's id, its org, whether its credential may take control, and whether it is a hand-off link. */
-  | { t: 'welcome'; viewerId: number; org: string; mayControl: boolean; link: boolean }
+  /** Sent first on every socket: this viewer's id, its org, whether its credential may take control, whether it is a hand-off link, and `[client] theme`. */
+  | { t: 'welcome'; viewerId: number; org: string; mayControl: boolean; link: boolean; theme?: 'system' | 'dark' | 'light' }
   | { t: 'error'; message: string; for?: string; id?: number }
   /** A profile's tab list; pushed on every change to subscribers. host: connected / idle (up, no driver) / none. */
   | { t: 'tabs'; profile: string; host: 'connected' | 'idle' | 'none'; closingInMinutes?: number; tabs: TabRow[] }

@@ -93,3 +93,9 @@ export async function takeControl(c: ClientPage): Promise<void> {
     await c.page.waitForTimeout(100);
   }
 }
+
+/** A #rrggbb colour as getComputedStyle says it. */
+export function rgb(hex: string): string {
+  const [r, g, b] = [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16));
+  return `rgb(${r}, ${g}, ${b})`;
+}

@@ -13,6 +13,7 @@ import { FRAME_FLAG_KEYFRAME } from '../../../src/shared/protocol.js';
 import { TERM_INPUT_MAX_CHARS, pasteTooLong } from '../../../src/shared/limits.js';
 import { TERM_ACK_EVERY_BYTES, TERM_STATE, readTermHeader, type TermServerMessage } from '../../../src/shared/terminal.js';
 import { terminalTheme } from './theme.js';
+import { THEME_CHANGED } from '../theme.js';
 import { keyBar } from './keybar.js';
 import { SURFACE_CSS } from './style.js';
 import { isPaneChord } from '../keys.js';
@@ -113,6 +114,9 @@ export function openTerminalSurface(root: HTMLElement, conn: TerminalConn, opts:
   term.loadAddon(new ClipboardAddon());
   try { term.loadAddon(new ImageAddon()); } catch { /* images are a nicety; text never depends on them */ }
   term.open(q<HTMLElement>('.term-screen'));
+  // The palette may change under a raised terminal (the person's preference, the server's theme).
+  const retheme = (): void => { term.options.theme = terminalTheme(el); };
+  window.addEventListener(THEME_CHANGED, retheme);
   if (opts.renderer === 'webgl') void tryWebgl(term);
 
   let id = 0;
@@ -334,6 +338,7 @@ export function openTerminalSurface(root: HTMLElement, conn: TerminalConn, opts:
     ro.disconnect();
     window.removeEventListener('popstate', onPop);
     window.removeEventListener('keydown', onCmdW, true);
+    window.removeEventListener(THEME_CHANGED, retheme);
     term.dispose();
     el.remove();
     if (opts.bar) q<HTMLElement>('.term-controls')?.remove();
