@@ -9,6 +9,7 @@ export type ForgeErrorKind =
   | 'tab_not_open'
   | 'tab_not_yours'
   | 'dialog_waiting'
+  | 'input_backlog'
   | 'no_dialog'
   | 'ref_stale'
   | 'selector_ambiguous'

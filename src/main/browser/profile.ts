@@ -578,7 +578,7 @@ export class ProfileBrowser {
 
   private wire(tab: Tab): Tab {
     const page = tab.page;
-    recordPage(tab, page);
+    recordPage(tab, page, this.driver?.session(page));
     page.on('dialog', (dialog) => {
       tab.dialog = { kind: dialog.type() as DialogKind, message: dialog.message(), defaultValue: dialog.defaultValue(), dialog };
       for (const w of tab.dialogWaiters) w();

@@ -59,7 +59,21 @@ export const TAB_GONE_GRACE_MS = 1_500;
 interface Watch { profile: ProfileBrowser; tab: Tab; pageId: string; w: number; h: number; box: Size; since: number }
 interface Size { w: number; h: number }
 /** `surface`: the viewer's box as it last measured it (CSS px, unclamped); `inputs`: its input events, one after another. */
-interface ViewerState { info: ViewerInfo; subscribed?: string; watch?: Watch; surface: Size; focusAsks?: number; inputs?: Promise<void> }
+/** A move or wheel waiting in a viewer's queue, not started: a newer one of the same kind takes its place. */
+interface PendingGesture { kind: 'move' | 'wheel'; m: InputMessage; started: boolean; buttons: unknown; modifiers: unknown; done: Promise<void> }
+interface ViewerState { info: ViewerInfo; subscribed?: string; watch?: Watch; surface: Size; focusAsks?: number; inputs?: Promise<void>; pending?: PendingGesture; queued?: number }
+type InputMessage = Extract<ClientMessage, { t: 'input' }>;
+
+/** Gestures that may wait for a slow page per viewer: past it the page is far behind the person, and more would only grow the server. */
+export const INPUT_BACKLOG_MAX = 256;
+
+/** Two wheels as one: the later one's point, both distances. */
+function addWheel(a: unknown, b: unknown): InputMessage['ev'] {
+  const x = a as { dx?: unknown; dy?: unknown };
+  const y = b as { dx?: unknown; dy?: unknown };
+  const num = (n: unknown): number => (typeof n === 'number' && Number.isFinite(n) ? n : 0);
+  return { ...(b as object), dx: num(x.dx) + num(y.dx), dy: num(x.dy) + num(y.dy) } as InputMessage['ev'];
+}
 interface HostFrames { pipeline: FramePipeline; source: number }
 
 export class BrowserViewing {
@@ -93,7 +107,38 @@ export class BrowserViewing {
     hub.on('resize', (v, m) => this.resize(v, m as Extract<ClientMessage, { t: 'resize' }>));
     hub.on('control', (v, m) => this.control(v, m as Extract<ClientMessage, { t: 'control' }>));
     hub.on('nav', (v, m) => this.nav(v, m as Extract<ClientMessage, { t: 'nav' }>));
-    hub.on('input', (v, m) => this.inOrder(v, () => this.input(v, m as Extract<ClientMessage, { t: 'input' }>)));
+    hub.on('input', (v, m) => this.queueInput(v, m as InputMessage));
+  }
+
+  /**
+   * A gesture joins its viewer's queue; a move (or a wheel) that finds the move (or wheel) before
+   * it still waiting takes its place instead (a wheel adds its distance), so a page slower than
+   * the person's hand never builds a backlog of stale positions: newest position only, as frames
+   * are newest frame only. Presses, keys and text always queue, in order; past
+   * INPUT_BACKLOG_MAX waiting the gesture is refused in words.
+   */
+  private queueInput(v: ViewerInfo, m: InputMessage): Promise<void> {
+    const s = this.state(v);
+    const ev = (typeof m.ev === 'object' && m.ev !== null ? m.ev : {}) as { type?: unknown; action?: unknown; buttons?: unknown; modifiers?: unknown };
+    const kind = ev.type === 'mouse' && ev.action === 'move' ? 'move' : ev.type === 'wheel' ? 'wheel' : undefined;
+    const p = s.pending;
+    if (kind && p && !p.started && p.kind === kind && p.buttons === ev.buttons && p.modifiers === ev.modifiers) {
+      p.m = kind === 'wheel' ? { ...m, ev: addWheel(p.m.ev, m.ev) } : m;
+      return p.done;
+    }
+    if ((s.queued ?? 0) >= INPUT_BACKLOG_MAX) {
+      return Promise.reject(new ForgeError('input_backlog', `the page is ${s.queued} gestures behind your input; this one was dropped (wait for the page to catch up)`));
+    }
+    const entry: PendingGesture | undefined = kind ? { kind, m, started: false, buttons: ev.buttons, modifiers: ev.modifiers, done: Promise.resolve() } : undefined;
+    s.pending = entry;
+    s.queued = (s.queued ?? 0) + 1;
+    const done = this.inOrder(v, () => {
+      s.queued = (s.queued ?? 1) - 1;
+      if (entry) { entry.started = true; if (s.pending === entry) s.pending = undefined; }
+      return this.input(v, entry ? entry.m : m);
+    });
+    if (entry) entry.done = done;
+    return done;
   }
 
   /**
@@ -329,7 +374,7 @@ export class BrowserViewing {
     return w;
   }
 
-  private async input(v: ViewerInfo, m: Extract<ClientMessage, { t: 'input' }>): Promise<void> {
+  private async input(v: ViewerInfo, m: InputMessage): Promise<void> {
     const ev = checkInput(m.ev);
     const w = this.controllerWatch(v, 'driving the page');
     if (w.tab.dialog) throw new ForgeError('dialog_waiting', `tab ${w.tab.number} is held by a ${w.tab.dialog.kind} dialog: ${JSON.stringify(w.tab.dialog.message)}`);

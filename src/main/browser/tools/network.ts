@@ -3,10 +3,9 @@
  * browser_network_request answers one of them in full (headers and bodies) or one part.
  */
 import { z } from 'zod';
-import type { Request } from 'playwright-core';
 import { ForgeError } from '../../../shared/errors.js';
 import { header, onTab, type ToolDef } from '../tools.js';
-import { recordsOf, NETWORK_REQUESTS_PER_TAB_MAX, type RequestEntry } from '../page-records.js';
+import { recordsOf, NETWORK_REQUESTS_PER_TAB_MAX, type PageRecords, type RequestEntry } from '../page-records.js';
 import type { Tab } from '../tabs.js';
 
 /** Characters of one body an answer carries: a larger body is cut with its length said. */
@@ -24,40 +23,44 @@ function pageRequests(tab: Tab): RequestEntry[] {
 }
 
 function statusOf(e: RequestEntry): { line: string; ok: boolean } {
-  const failure = e.request.failure();
-  if (failure) return { line: `failed: ${failure.errorText}`, ok: false };
+  if (e.failure) return { line: `failed: ${e.failure}`, ok: false };
   const res = e.response;
-  if (!res) return { line: 'pending', ok: true };
-  return { line: `${res.status()}${res.statusText() ? ` ${res.statusText()}` : ''}`, ok: res.status() < 400 };
+  if (!res || res.status === 0) return { line: 'pending', ok: true };
+  return { line: `${res.status}${res.statusText ? ` ${res.statusText}` : ''}`, ok: res.status < 400 };
 }
 
-function cut(text: string): string {
-  return text.length > NETWORK_BODY_MAX_CHARS ? `${text.slice(0, NETWORK_BODY_MAX_CHARS)}\n… (cut at ${NETWORK_BODY_MAX_CHARS} of ${text.length} characters)` : text;
+function cut(text: string, whole = text.length): string {
+  return text.length > NETWORK_BODY_MAX_CHARS || whole > text.length
+    ? `${text.slice(0, NETWORK_BODY_MAX_CHARS)}\n… (cut at ${Math.min(text.length, NETWORK_BODY_MAX_CHARS)} of ${whole} characters)`
+    : text;
 }
 
-async function part(req: Request, which: typeof PARTS[number]): Promise<string> {
+const headerLines = (h: Record<string, string>): string => Object.entries(h).map(([k, v]) => `${k}: ${v}`).join('\n') || '(none)';
+
+/** Until the body has arrived whole, at most BODY_WAIT_MS: whether it did. */
+async function arrived(e: RequestEntry): Promise<boolean> {
+  const end = Date.now() + BODY_WAIT_MS;
+  while (!e.done && Date.now() < end) await new Promise((r) => setTimeout(r, 50));
+  return e.done;
+}
+
+async function part(r: PageRecords, e: RequestEntry, which: typeof PARTS[number]): Promise<string> {
   switch (which) {
-    case 'request-headers': return Object.entries(await req.allHeaders()).map(([k, v]) => `${k}: ${v}`).join('\n') || '(none)';
-    case 'request-body': return req.postData() === null ? '(no body)' : cut(req.postData()!);
-    case 'response-headers': {
-      const res = await within(req.response());
-      return res ? Object.entries(await res.allHeaders()).map(([k, v]) => `${k}: ${v}`).join('\n') || '(none)' : '(no response yet)';
-    }
+    case 'request-headers': return headerLines(e.requestHeaders);
+    case 'request-body': return e.postData === undefined ? '(no body)' : cut(e.postData, e.postDataLength);
+    case 'response-headers': return e.response ? headerLines(e.response.headers) : '(no response yet)';
     case 'response-body': {
-      const res = await within(req.response());
-      if (!res) return '(no response yet)';
-      const body = await within(res.body().catch(() => null));
-      if (!body) return '(the body is not available: the browser did not keep it, or it is still arriving)';
-      const type = (await res.headerValue('content-type').catch(() => null)) ?? '';
-      return /^(text\/|application\/(json|javascript|xml|x-www-form-urlencoded)|.*\+json|.*\+xml)/.test(type) || !type
-        ? cut(body.toString('utf8'))
-        : `(${body.length} bytes of ${type})`;
+      if (!e.response) return '(no response yet)';
+      if (e.redirected) return `(a redirect: the body is the next request's)`;
+      if (!(await arrived(e)) || e.failure || !r.session) return '(the body is not available: the browser did not keep it, or it is still arriving)';
+      const got = await r.session.send('Network.getResponseBody', { requestId: e.id }).catch(() => null) as { body: string; base64Encoded: boolean } | null;
+      if (!got) return '(the body is not available: the browser did not keep it, or it is still arriving)';
+      const type = e.response.headers['content-type'] ?? e.response.mimeType ?? '';
+      const text = /^(text\/|application\/(json|javascript|xml|x-www-form-urlencoded)|.*\+json|.*\+xml)/.test(type) || !type;
+      if (!text) return `(${got.base64Encoded ? Buffer.from(got.body, 'base64').length : Buffer.byteLength(got.body)} bytes of ${type})`;
+      return cut(got.base64Encoded ? Buffer.from(got.body, 'base64').toString('utf8') : got.body);
     }
   }
-}
-
-function within<T>(p: Promise<T>): Promise<T | null> {
-  return Promise.race([p, new Promise<null>((r) => setTimeout(() => r(null), BODY_WAIT_MS))]).catch(() => null);
 }
 
 export const NETWORK_TOOLS: ToolDef[] = [
@@ -76,11 +79,10 @@ export const NETWORK_TOOLS: ToolDef[] = [
       const all = pageRequests(tab);
       const lines = ['### Result'];
       all.forEach((e, i) => {
-        const req = e.request;
         const s = statusOf(e);
-        if (!a.static && s.ok && STATIC_TYPES.has(req.resourceType()) && !(req.isNavigationRequest())) return;
-        if (re && !re.test(req.url())) return;
-        lines.push(`${i + 1}. [${req.method()}] ${req.url()} => [${s.line}] (${req.resourceType()})`);
+        if (!a.static && s.ok && STATIC_TYPES.has(e.type) && !e.navigation) return;
+        if (re && !re.test(e.url)) return;
+        lines.push(`${i + 1}. [${e.method}] ${e.url} => [${s.line}] (${e.type})`);
       });
       const shown = lines.length - 1;
       lines.splice(1, 0, `${all.length} request${all.length === 1 ? '' : 's'} since the page loaded; ${shown} shown${a.static ? '' : ' (successful static resources left out; static: true lists them)'}:`);
@@ -100,12 +102,12 @@ export const NETWORK_TOOLS: ToolDef[] = [
     run: (a, ctx, p) => onTab(p, ctx, 'browser_network_request', 'reading a request', async (tab) => {
       const all = pageRequests(tab);
       const e = all[(a.index as number) - 1];
-      const req = e?.request;
-      if (!e || !req) throw new ForgeError('bad_request', `request ${a.index as number} is not in tab ${tab.number}'s list (it has ${all.length} since the page loaded); take browser_network_requests for the numbers`);
-      const title = `Request ${a.index as number}: [${req.method()}] ${req.url()} => [${statusOf(e).line}] (${req.resourceType()})`;
-      if (a.part) return ['### Result', title, `#### ${a.part as string}`, await part(req, a.part as typeof PARTS[number]), header(tab)].join('\n');
+      if (!e) throw new ForgeError('bad_request', `request ${a.index as number} is not in tab ${tab.number}'s list (it has ${all.length} since the page loaded); take browser_network_requests for the numbers`);
+      const title = `Request ${a.index as number}: [${e.method}] ${e.url} => [${statusOf(e).line}] (${e.type})`;
+      const r = recordsOf(tab);
+      if (a.part) return ['### Result', title, `#### ${a.part as string}`, await part(r, e, a.part as typeof PARTS[number]), header(tab)].join('\n');
       const lines = ['### Result', title];
-      for (const which of PARTS) lines.push(`#### ${which}`, await part(req, which));
+      for (const which of PARTS) lines.push(`#### ${which}`, await part(r, e, which));
       lines.push(header(tab));
       return lines.join('\n');
     }),
