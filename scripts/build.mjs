@@ -12,7 +12,7 @@ tsc('clients/web/tsconfig.json');
 mkdirSync('dist/web', { recursive: true });
 await build({
   // The frame worker is its own entry: the page starts it by URL (frames/worker.js).
-  entryPoints: ['clients/web/main.ts', 'clients/web/terminal-page.ts', 'clients/web/frames/worker.ts'],
+  entryPoints: ['clients/web/main.ts', 'clients/web/terminal-page.ts', 'clients/web/frames/worker.ts', 'clients/web/dashboard/page.ts'],
   outbase: 'clients/web',
   bundle: true,
   splitting: true,
@@ -25,8 +25,10 @@ await build({
   loader: { '.css': 'css' },
 });
 // The page, its styles, and the installable app's manifest with its icons.
-for (const f of ['index.html', 'style.css', 'terminal.html', 'manifest.webmanifest', 'icon.svg', 'icon-maskable.svg']) {
+for (const f of ['index.html', 'style.css', 'terminal.html', 'dashboard.html', 'manifest.webmanifest', 'icon.svg', 'icon-maskable.svg']) {
   if (existsSync(`clients/web/${f}`)) cpSync(`clients/web/${f}`, `dist/web/${f}`);
 }
+// The dashboard's charts.
+if (existsSync('node_modules/uplot/dist/uPlot.min.css')) cpSync('node_modules/uplot/dist/uPlot.min.css', 'dist/web/uplot.css');
 if (existsSync('node_modules/@xterm/xterm/css/xterm.css')) cpSync('node_modules/@xterm/xterm/css/xterm.css', 'dist/web/xterm.css');
 writeFileSync('dist/.build-stamp', new Date().toISOString() + '\n');

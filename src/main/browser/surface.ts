@@ -1,4 +1,5 @@
 /** The browser surface: profiles, their hosts and tabs, the agent's browser tools, and viewers. */
+import { usageByGroup } from './host-usage.js';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { SessionContext } from '../mcp/context.js';
 import type { ViewerHub } from '../viewers.js';
@@ -135,6 +136,16 @@ export class BrowserSurface implements Surface {
     lines.push('# TYPE forge_browser_tabs_unloaded gauge');
     for (const p of this.profiles.values()) lines.push(`forge_browser_tabs_unloaded{profile="${p.key}"} ${p.tabs.all().filter((t) => t.unloaded).length}`);
     lines.push(encodeMetrics(this.viewing?.encoders() ?? []));
+    // What each running host costs the machine: Chromium's process group and its display's.
+    const hosts = [...this.profiles.values()].filter((p) => p.host?.alive && p.host.pid);
+    const usage = usageByGroup(hosts.flatMap((p) => [p.host!.pid, p.host!.xvfbPid].filter(Boolean)));
+    const sum = (p: ProfileBrowser, k: 'rssBytes' | 'cpuSeconds' | 'processes'): number => [p.host!.pid, p.host!.xvfbPid].reduce((n, g) => n + (usage.get(g)?.[k] ?? 0), 0);
+    lines.push('# HELP forge_host_resident_bytes resident memory of every process of the host (Chromium and its display)', '# TYPE forge_host_resident_bytes gauge');
+    for (const p of hosts) lines.push(`forge_host_resident_bytes{profile="${p.key}"} ${sum(p, 'rssBytes')}`);
+    lines.push('# HELP forge_host_cpu_seconds_total CPU time of the host\'s live processes', '# TYPE forge_host_cpu_seconds_total counter');
+    for (const p of hosts) lines.push(`forge_host_cpu_seconds_total{profile="${p.key}"} ${sum(p, 'cpuSeconds').toFixed(2)}`);
+    lines.push('# TYPE forge_host_processes gauge');
+    for (const p of hosts) lines.push(`forge_host_processes{profile="${p.key}"} ${sum(p, 'processes')}`);
     return lines.join('\n');
   }
 

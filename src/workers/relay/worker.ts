@@ -225,6 +225,7 @@ app.get('/*', (res, req) => {
   if (misdirected(res, req, names, false)) return;
   let url = req.getUrl();
   if (url === '/' || url === '/handoff' || url.startsWith('/handoff/')) url = '/index.html';
+  else if (url === '/dashboard') url = '/dashboard.html';
   const f = files.get(url);
   res.cork(() => {
     if (!f) { res.writeStatus('404 Not Found').end('not found'); return; }
