@@ -45,6 +45,7 @@ export class ViewerHub {
   private openListeners: Array<(v: ViewerInfo) => void> = [];
   private closeListeners: Array<(v: ViewerInfo) => void> = [];
   private fetchedListeners: Array<(path: string) => void> = [];
+  private liveListeners: Array<(term: number, viewer: number) => void> = [];
   private admissions: Admission[] = [];
   private actedListeners: Array<(ev: ActivityEvent) => void> = [];
 
@@ -73,6 +74,8 @@ export class ViewerHub {
 
   /** A client fetched a saved download whole (its path on disk). */
   onDownloadFetched(cb: (path: string) => void): void { this.fetchedListeners.push(cb); }
+  /** The relay sent a viewer its terminal repaint: it gets live output from here. */
+  onTermLive(cb: (term: number, viewer: number) => void): void { this.liveListeners.push(cb); }
 
   send(viewer: number | number[], msg: ServerMessage): void {
     const viewers = Array.isArray(viewer) ? viewer : [viewer];
@@ -131,6 +134,9 @@ export class ViewerHub {
         if (v) this.forget(v);
         break;
       }
+      case 'term_live':
+        for (const cb of this.liveListeners) safe(() => cb(m.term, m.viewer));
+        break;
       case 'download_fetched':
         for (const cb of this.fetchedListeners) safe(() => cb(m.path));
         break;

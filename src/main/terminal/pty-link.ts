@@ -3,6 +3,7 @@
  * reason for every pending request when the worker goes away.
  */
 import { Worker } from 'node:worker_threads';
+type Transferable = import('node:worker_threads').TransferListItem;
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
 import { ForgeError } from '../../shared/errors.js';
@@ -55,8 +56,8 @@ export class PtyLink {
     this.worker.on('exit', () => this.failAll('the terminal worker stopped'));
   }
 
-  post(m: ToPty): void {
-    if (!this.stopped) this.worker.postMessage(m);
+  post(m: ToPty, transfer?: Transferable[]): void {
+    if (!this.stopped) this.worker.postMessage(m, transfer);
   }
 
   request<T>(m: DistributiveOmit<Request, 'req'>): Promise<T> {

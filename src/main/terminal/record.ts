@@ -1,27 +1,19 @@
 /**
- * One seat terminal as the main thread knows it: its viewers and their backlogs, who holds the
- * keyboard, the parked hand-off, and the facts the screen model pushed. It decides the words each
- * viewer's state line shows; it sends nothing itself.
+ * One seat terminal as the main thread knows it: who is attached, who holds the keyboard, the
+ * parked hand-off, and the facts the screen model pushed (each viewer's flow is the relay's, see
+ * workers/relay/term-fanout.ts). It decides the words each viewer's state line shows; it sends
+ * nothing itself.
  */
 import type { TermFacts } from '../../workers/pty/protocol.js';
 import { TERM_STATE, type TermHandOffCard, type TermServerMessage } from '../../shared/terminal.js';
-
-export interface TermViewer {
-  viewer: number;
-  /** Live after its repaint has been sent; output before that is in the repaint. */
-  live: boolean;
-  /** Dropped from live output because it fell behind; it gets a fresh repaint once caught up. */
-  stale: boolean;
-  /** Output bytes sent and not yet acknowledged. */
-  unacked: number;
-}
 
 export interface HandOff extends TermHandOffCard {
   answer: (a: 'done' | 'not_now' | 'withdrawn') => void;
 }
 
 export class TerminalRecord {
-  readonly viewers = new Map<number, TermViewer>();
+  /** The viewers attached to it. */
+  readonly viewers = new Set<number>();
   /** The person's viewer holding the keyboard; null: the agent has it. */
   holder: number | null = null;
   handOff: HandOff | null = null;
@@ -29,7 +21,6 @@ export class TerminalRecord {
   phase: 'opening' | 'live' | 'exited' | 'closed' = 'opening';
   pid = 0;
   lastUse = Date.now();
-  holderBehind = false;
   /** Agent waits in flight: the state line says the agent is waiting. */
   agentWaits = 0;
   /** Agent calls in flight: a terminal is never idle-closed under a running call. */

@@ -1,17 +1,19 @@
 /**
  * The terminal surface: one terminal per seat, opened lazily, living as long as the seat (the
- * seat's last session ending, close, the shell exiting, idle close or the server stopping end it). It routes the pty worker's frames
- * to live viewers with per-viewer flow control, and pushes every state change to them.
+ * seat's last session ending, close, the shell exiting, idle close or the server stopping end it).
+ * It keeps the rules (who attaches, who holds the keyboard, whether input is allowed) and tells
+ * them to the relay, whose terminal fan-out takes the pty worker's frames straight to the sockets
+ * with per-viewer flow control (workers/relay/term-fanout.ts); it pushes every state change.
  */
+import { MessageChannel } from 'node:worker_threads';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { SessionContext } from '../mcp/context.js';
 import type { ViewerHub } from '../viewers.js';
 import type { Surface } from '../surface.js';
 import type { ServerContext } from '../server.js';
 import { ForgeError } from '../../shared/errors.js';
-import { TERM_ACK_EVERY_BYTES, TERM_STATE, type TermRow, type TermServerMessage } from '../../shared/terminal.js';
+import { TERM_STATE, type TermRow, type TermServerMessage } from '../../shared/terminal.js';
 import type { FromPty } from '../../workers/pty/protocol.js';
-import { TERM_HEADER_BYTES } from '../../shared/protocol.js';
 import { log } from '../logging.js';
 import { seatAllowed } from '../../shared/grants.js';
 import { PtyLink } from './pty-link.js';
@@ -19,12 +21,6 @@ import { TerminalRecord } from './record.js';
 import { attachTerminalViewers } from './viewer-messages.js';
 import { registerTerminalTools } from './tools.js';
 
-/** Unacknowledged output that pauses the PTY for the keyboard holder, bytes: typing stays responsive. */
-export const HOLDER_BACKLOG_HIGH_BYTES = 512 * 1024;
-/** Holder backlog at which the PTY resumes, bytes. */
-export const HOLDER_BACKLOG_LOW_BYTES = 128 * 1024;
-/** Unacknowledged output past which a watcher is dropped to a fresh repaint, bytes: never an unbounded queue. */
-export const WATCHER_BACKLOG_MAX_BYTES = 2 * 1024 * 1024;
 /** Size of a terminal opened by an agent before any viewer gave one, cells. */
 export const DEFAULT_COLS = 120;
 export const DEFAULT_ROWS = 32;
@@ -52,7 +48,8 @@ export class TerminalSurface implements Surface {
   private exited = new Map<string, TerminalRecord>();
   private sweep: NodeJS.Timeout;
   private stopping = false;
-  private counters = { opened: 0, bytes_out: 0, repaints: 0, watchers_dropped: 0, holder_pauses: 0 };
+  /** Counted here; the bytes, drops and holder pauses are counted where they happen, in the relay. */
+  private counters = { opened: 0, repaints: 0 };
 
   constructor(readonly ctx: ServerContext) {
     this.pty = new PtyLink((m) => this.onPty(m));
@@ -82,6 +79,11 @@ export class TerminalSurface implements Surface {
 
   attachViewers(hub: ViewerHub): void {
     this.hub = hub;
+    // The terminals' frames go from the pty worker to the relay on a port of their own.
+    const { port1, port2 } = new MessageChannel();
+    this.pty.post({ t: 'relay_port', port: port1 }, [port1]);
+    hub.post({ t: 'term_source', port: port2 }, [port2]);
+    hub.onTermLive((term, viewer) => this.viewerLive(term, viewer));
     attachTerminalViewers(this, hub);
   }
 
@@ -154,7 +156,7 @@ export class TerminalSurface implements Surface {
   /** Sends each viewer its own state line; `notice` goes to the listed viewers only. */
   pushState(r: TerminalRecord, notices: Map<number, string> = new Map()): void {
     if (!this.hub) return;
-    for (const v of r.viewers.keys()) this.hub.send(v, r.stateMessage(v, notices.get(v)));
+    for (const v of r.viewers) this.hub.send(v, r.stateMessage(v, notices.get(v)));
     for (const [v, n] of notices) if (!r.viewers.has(v)) this.hub.send(v, r.stateMessage(v, n));
     this.pushRows();
   }
@@ -181,50 +183,44 @@ export class TerminalSurface implements Surface {
     const previous = r.holder;
     if (previous === holder) return;
     r.holder = holder;
-    this.setHolderBehind(r, holder !== null && (r.viewers.get(holder)?.unacked ?? 0) > HOLDER_BACKLOG_HIGH_BYTES);
+    this.hub?.post({ t: 'term_rules', term: r.id, holder });
     const notices = new Map<number, string>();
     if (previous !== null) notices.set(previous, lostNotice);
     this.pushState(r, notices);
   }
 
-  /** Asks the worker for a repaint for `viewer`; it goes live when the repaint is sent. */
-  requestRepaint(r: TerminalRecord, viewer: number): void {
-    const v = r.viewers.get(viewer);
-    if (!v) return;
-    v.live = false;
-    v.stale = false;
-    this.pty.post({ t: 'viewers', id: r.id, count: r.viewers.size });
-    this.pty.post({ t: 'repaint', id: r.id, viewer });
+  /** Attaches `viewer`: the relay asks the worker for its repaint, and it goes live when that is sent. */
+  addViewer(r: TerminalRecord, viewer: number): void {
+    r.viewers.add(viewer);
+    this.hub?.post({ t: 'term_watch', term: r.id, viewer, view: { number: r.number, seat: r.seat, shell: r.shell, cwd: r.cwd } });
   }
 
-  /** Resizes the PTY and the model; every other live viewer is repainted at the new size. */
-  resize(r: TerminalRecord, cols: number, rows: number, except?: number): void {
+  /** A fresh repaint for an attached `viewer`; it goes live again when the repaint is sent. */
+  requestRepaint(r: TerminalRecord, viewer: number): void {
+    if (r.viewers.has(viewer)) this.hub?.post({ t: 'term_repaint', term: r.id, viewer });
+  }
+
+  /** Resizes the PTY and the model; every attached viewer is repainted at the new size. */
+  resize(r: TerminalRecord, cols: number, rows: number): void {
     if (cols === r.facts.cols && rows === r.facts.rows) return;
     r.facts = { ...r.facts, cols, rows };
-    this.pty.post({ t: 'resize', id: r.id, cols, rows });
-    for (const v of r.viewers.keys()) if (v !== except) this.requestRepaint(r, v);
+    // Through the relay, so the resize reaches the worker before the repaints at the new size.
+    this.hub?.post({ t: 'term_resize', term: r.id, cols, rows });
   }
 
   removeViewer(r: TerminalRecord, viewer: number): void {
     if (!r.viewers.delete(viewer)) return;
-    this.pty.post({ t: 'viewers', id: r.id, count: r.viewers.size });
+    this.hub?.post({ t: 'term_watch', term: r.id, viewer, view: null });
     if (r.holder === viewer) this.setHolder(r, null, TERM_STATE.viewOnly);
     else this.pushRows();
   }
 
-  onAck(r: TerminalRecord, viewer: number, bytes: number): void {
-    const v = r.viewers.get(viewer);
-    if (!v) return;
-    v.unacked = Math.max(0, v.unacked - bytes);
-    if (r.holder === viewer && r.holderBehind && v.unacked < HOLDER_BACKLOG_LOW_BYTES) this.setHolderBehind(r, false);
-    if (v.stale && v.unacked < TERM_ACK_EVERY_BYTES) this.requestRepaint(r, viewer);
-  }
-
-  private setHolderBehind(r: TerminalRecord, behind: boolean): void {
-    if (r.holderBehind === behind) return;
-    r.holderBehind = behind;
-    if (behind) this.counters.holder_pauses++;
-    this.pty.post({ t: 'flow', id: r.id, holderBehind: behind });
+  /** The relay sent `viewer` its repaint of terminal `term`: its state line follows it. */
+  private viewerLive(term: number, viewer: number): void {
+    const r = this.byId.get(term);
+    if (!r || !r.viewers.has(viewer) || !this.hub) return;
+    this.counters.repaints++;
+    this.hub.send(viewer, r.stateMessage(viewer));
   }
 
   private onPty(m: Exclude<FromPty, { t: 'answer' }>): void {
@@ -244,18 +240,6 @@ export class TerminalSurface implements Surface {
         r.phase = 'closed';
         this.ended(r, m.message);
         break;
-      case 'output': this.fanOut(r, m.frame); break;
-      case 'repaint': {
-        const v = r.viewers.get(m.viewer);
-        if (!v || !this.hub) return;
-        this.counters.repaints++;
-        this.hub.send(m.viewer, { t: 'term_view', term: r.id, number: r.number, seat: r.seat, shell: r.shell, cwd: r.cwd, cols: m.cols, rows: m.rows } satisfies TermServerMessage);
-        v.unacked += m.frame.byteLength - TERM_HEADER_BYTES;
-        this.hub.sendBinary([m.viewer], m.frame);
-        v.live = true;
-        this.hub.send(m.viewer, r.stateMessage(m.viewer));
-        break;
-      }
       case 'facts': {
         const changed = m.facts.busy !== r.facts.busy || m.facts.password !== r.facts.password;
         r.facts = m.facts;
@@ -272,32 +256,15 @@ export class TerminalSurface implements Surface {
     }
   }
 
-  private fanOut(r: TerminalRecord, frame: Uint8Array): void {
-    if (!this.hub) return;
-    const to: number[] = [];
-    for (const v of r.viewers.values()) {
-      if (!v.live || v.stale) continue;
-      if (r.holder !== v.viewer && v.unacked > WATCHER_BACKLOG_MAX_BYTES) {
-        v.stale = true;
-        this.counters.watchers_dropped++;
-        continue;
-      }
-      // Counted as the client counts its acks: the shell's bytes, not the header.
-      v.unacked += frame.byteLength - TERM_HEADER_BYTES;
-      to.push(v.viewer);
-    }
-    if (!to.length) return;
-    this.counters.bytes_out += frame.byteLength * to.length;
-    this.hub.sendBinary(to, frame);
-    if (r.holder !== null && (r.viewers.get(r.holder)?.unacked ?? 0) > HOLDER_BACKLOG_HIGH_BYTES) this.setHolderBehind(r, true);
-  }
-
   private ended(r: TerminalRecord, message: string): void {
     r.handOff?.answer('withdrawn');
     r.handOff = null;
     log.info({ seat: r.seat, terminal: r.id, message }, 'terminal ended');
     this.pushState(r);
-    if (this.hub) this.hub.send([...r.viewers.keys()], { t: 'term_closed', term: r.id, message } satisfies TermServerMessage);
+    if (this.hub) {
+      this.hub.send([...r.viewers], { t: 'term_closed', term: r.id, message } satisfies TermServerMessage);
+      this.hub.post({ t: 'term_end', term: r.id });
+    }
     if (this.bySeat.get(r.seat) === r) this.bySeat.delete(r.seat);
   }
 

@@ -55,10 +55,10 @@ export function attachTerminalViewers(s: TerminalSurface, viewerHub: ViewerHub):
       if (!viewerMayDo(viewer.grant, 'term_start')) throw new ForgeError('not_controller', `no terminal runs for ${seat.key}; starting one needs a token that may take control`);
     }
     const r = await s.ensure(seat.key, cols, rows);
-    r.viewers.set(viewer.id, { viewer: viewer.id, live: false, stale: false, unacked: 0 });
-    // A person at the keyboard keeps their size; otherwise the newest viewer's size wins.
-    if (r.holder === null) s.resize(r, cols, rows, viewer.id);
-    s.requestRepaint(r, viewer.id);
+    // A person at the keyboard keeps their size; otherwise the newest viewer's size wins. The
+    // viewers already attached are repainted at it, and this one is repainted as it attaches.
+    if (r.holder === null) s.resize(r, cols, rows);
+    s.addViewer(r, viewer.id);
     s.pushRows();
   });
 
@@ -105,9 +105,11 @@ export function attachTerminalViewers(s: TerminalSurface, viewerHub: ViewerHub):
     viewerHub.acted(viewer, r.seat, 'answered a terminal hand-off', `terminal ${r.number}`, msg.answer === 'done' ? 'Done' : 'Not now');
   });
 
+  // An attached viewer's acks are kept by the relay, where its frames leave; the ones that reach
+  // here (a terminal gone or not this viewer's, a bad count) are answered in words.
   hub.on('term_ack', (viewer, msg) => {
-    const r = coveredTerm(s, viewer, msg);
-    s.onAck(r, viewer.id, int(msg.bytes, 0, 2 ** 31, 'bytes'));
+    coveredTerm(s, viewer, msg);
+    int(msg.bytes, 0, 2 ** 31, 'bytes');
   });
 
   hub.on('term_repaint', (viewer, msg) => {

@@ -1,10 +1,13 @@
 /**
- * The pty worker's door: what the main thread asks of it and what it reports back.
+ * The pty worker's doors: what the main thread asks of it and what it reports back, and the
+ * terminal port to the relay worker, which carries the viewers' side of every terminal.
  *
- * The worker owns every PTY and its screen model. Output leaves it as ready-made kind-4 frames
- * (header + the shell's bytes), in the order the model parsed them; a repaint is answered in
- * that same order, so a viewer that goes live at a repaint sees no gap and no duplicate.
+ * The worker owns every PTY and its screen model. Output leaves it on the terminal port as
+ * ready-made kind-4 frames (header + the shell's bytes), in the order the model parsed them; a
+ * repaint is answered on that same port in that same order, so a viewer that goes live at a
+ * repaint sees no gap and no duplicate. The main thread never carries a terminal's bytes.
  */
+import type { MessagePort } from 'node:worker_threads';
 
 export interface OpenSpec {
   id: number;
@@ -60,13 +63,8 @@ export type ToPty =
   | { t: 'input'; id: number; data: string }
   /** Named keys (`Enter`, `Ctrl-C`, `Up`…), encoded against the terminal's current modes. */
   | { t: 'keys'; id: number; keys: string[]; req: number }
-  | { t: 'resize'; id: number; cols: number; rows: number }
-  /** Serialize the screen for `viewer` once the model has parsed everything before this message. */
-  | { t: 'repaint'; id: number; viewer: number }
-  /** Whether anyone is subscribed: output is only framed and posted while someone is. */
-  | { t: 'viewers'; id: number; count: number }
-  /** The keyboard holder's socket is behind: hold the PTY until it catches up. */
-  | { t: 'flow'; id: number; holderBehind: boolean }
+  /** The relay's end is the other port of the pair: output goes there, viewer asks come from there. */
+  | { t: 'relay_port'; port: MessagePort }
   | { t: 'read'; id: number; req: number }
   | { t: 'wait'; id: number; req: number; until: 'done' | 'text'; text?: string; timeoutMs: number }
   | { t: 'run'; id: number; req: number; command: string; timeoutMs: number }
@@ -78,13 +76,29 @@ export type FromPty =
   /** `lineModes`: how termios is read for password detection (in the process, or by spawning stty where the addon is missing). */
   | { t: 'opened'; id: number; pid: number; lineModes: 'in-process' | 'stty' }
   | { t: 'open_failed'; id: number; message: string }
-  /** A kind-4 frame (header included), for every live viewer of the terminal. */
-  | { t: 'output'; id: number; frame: Uint8Array }
-  /** A kind-4 keyframe holding the repaint for one viewer, then that viewer is live. */
-  | { t: 'repaint'; id: number; viewer: number; cols: number; rows: number; frame: Uint8Array }
   | { t: 'facts'; id: number; facts: TermFacts }
   | { t: 'answer'; req: number; ok: true; value: unknown }
   | { t: 'answer'; req: number; ok: false; message: string }
   | { t: 'exited'; id: number; code: number; signal: number | null }
   /** Every shell ended; `left`: those whose exit was not seen by the deadline. */
   | { t: 'stopped'; left: number };
+
+/**
+ * relay → pty, on the terminal port. The relay sends every ask that must stay in order with the
+ * output (a resize before the repaints at the new size), so one port orders them all.
+ */
+export type RelayToPty =
+  | { t: 'resize'; id: number; cols: number; rows: number }
+  /** Serialize the screen for `viewer` once the model has parsed everything before this message. */
+  | { t: 'repaint'; id: number; viewer: number }
+  /** Whether anyone is subscribed: output is only framed and posted while someone is. */
+  | { t: 'viewers'; id: number; count: number }
+  /** The keyboard holder's socket is behind: hold the PTY until it catches up. */
+  | { t: 'flow'; id: number; holderBehind: boolean };
+
+/** pty → relay, on the terminal port. */
+export type PtyToRelay =
+  /** A kind-4 frame (header included), for every live viewer of the terminal. */
+  | { t: 'output'; id: number; frame: Uint8Array }
+  /** A kind-4 keyframe holding the repaint for one viewer, then that viewer is live. */
+  | { t: 'repaint'; id: number; viewer: number; cols: number; rows: number; frame: Uint8Array };

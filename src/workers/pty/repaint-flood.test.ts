@@ -5,7 +5,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import xtermHeadless from '@xterm/headless';
 import { SeatTerminal } from './terminal.js';
-import type { FromPty } from './protocol.js';
+import type { FromPty as FromPtyToMain, PtyToRelay } from './protocol.js';
+
+/** Everything a terminal posts: to the main thread, and its frames to the relay. */
+type FromPty = FromPtyToMain | PtyToRelay;
 import { readTermHeader } from '../../shared/terminal.js';
 
 const { Terminal } = xtermHeadless;

@@ -4,7 +4,10 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { SeatTerminal } from './terminal.js';
-import type { FromPty } from './protocol.js';
+import type { FromPty as FromPtyToMain, PtyToRelay } from './protocol.js';
+
+/** Everything a terminal posts: to the main thread, and its frames to the relay. */
+type FromPty = FromPtyToMain | PtyToRelay;
 
 let term: SeatTerminal | null = null;
 afterEach(() => { term?.kill(); term = null; });

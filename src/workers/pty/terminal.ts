@@ -11,7 +11,7 @@ import serializeAddon from '@xterm/addon-serialize';
 import nodePty from 'node-pty';
 import type { IPty } from 'node-pty';
 import { FRAME_FLAG_KEYFRAME, TERM_HEADER_BYTES, writeTermHeader } from '../../shared/protocol.js';
-import type { FromPty, OpenSpec, TermFacts } from './protocol.js';
+import type { FromPty, OpenSpec, PtyToRelay, TermFacts } from './protocol.js';
 import { ModeWatch, repaint, screenText, useClientWidths } from './screen.js';
 import { PromptMarks } from './marks.js';
 import { readLineModes, secretWanted } from './echo.js';
@@ -51,7 +51,8 @@ const ECHO_CHECK_AFTER_MS = 120;
 
 const { Terminal } = xtermHeadless;
 const { SerializeAddon } = serializeAddon;
-type Post = (m: FromPty, transfer?: ArrayBuffer[]) => void;
+/** Posts to the main thread, or (output and repaints) to the relay's terminal port. */
+type Post = (m: FromPty | PtyToRelay, transfer?: ArrayBuffer[]) => void;
 
 export class SeatTerminal {
   readonly model: InstanceType<typeof Terminal>;

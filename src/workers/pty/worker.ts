@@ -2,9 +2,9 @@
  * The pty worker: every seat terminal's PTY and screen model live on this thread, so parsing a
  * flood never stalls the main thread's MCP calls or viewer routing.
  */
-import { parentPort } from 'node:worker_threads';
+import { parentPort, type MessagePort } from 'node:worker_threads';
 import { isForgeError } from '../../shared/errors.js';
-import type { FromPty, ToPty } from './protocol.js';
+import type { FromPty, PtyToRelay, RelayToPty, ToPty } from './protocol.js';
 import { SeatTerminal } from './terminal.js';
 import { ShellStartup } from './shell.js';
 import { encodeKey } from './keys.js';
@@ -14,6 +14,23 @@ import { run, wait } from './commands.js';
 const port = parentPort!;
 const post = (m: FromPty, transfer?: ArrayBuffer[]): void => port.postMessage(m, transfer ?? []);
 const terminals = new Map<number, SeatTerminal>();
+/** The relay's terminal port: every frame for viewers goes there, straight to the sockets. */
+let relay: MessagePort | undefined;
+/** Output and repaints to the relay (none is framed before it is there: no viewer is counted); the rest to the main thread. */
+const postAny = (m: FromPty | PtyToRelay, transfer?: ArrayBuffer[]): void => {
+  if (m.t === 'output' || m.t === 'repaint') relay?.postMessage(m, transfer ?? []);
+  else post(m, transfer);
+};
+
+function fromRelay(m: RelayToPty): void {
+  const term = terminals.get(m.id);
+  switch (m.t) {
+    case 'resize': term?.resize(m.cols, m.rows); break;
+    case 'repaint': term?.repaint(m.viewer); break;
+    case 'viewers': term?.setViewers(m.count); break;
+    case 'flow': term?.setHolderBehind(m.holderBehind); break;
+  }
+}
 const startup = new ShellStartup();
 
 function answer(req: number, work: () => unknown): void {
@@ -56,11 +73,17 @@ port.on('message', (m: ToPty) => {
     void stopAll();
     return;
   }
+  if (m.t === 'relay_port') {
+    relay?.close();
+    relay = m.port;
+    relay.on('message', fromRelay);
+    return;
+  }
   if (m.t === 'open') {
     try {
       const term = new SeatTerminal(m.spec, startup.launch(m.spec.shell, m.spec.env), (msg, transfer) => {
         if (msg.t === 'exited') terminals.delete(m.spec.id);
-        post(msg, transfer);
+        postAny(msg, transfer);
       });
       terminals.set(m.spec.id, term);
       post({ t: 'opened', id: m.spec.id, pid: term.pid, lineModes: ptyModesNative ? 'in-process' : 'stty' });
@@ -73,10 +96,6 @@ port.on('message', (m: ToPty) => {
   const term = terminals.get(m.id);
   switch (m.t) {
     case 'input': term?.write(m.data); break;
-    case 'resize': term?.resize(m.cols, m.rows); break;
-    case 'repaint': term?.repaint(m.viewer); break;
-    case 'viewers': term?.setViewers(m.count); break;
-    case 'flow': term?.setHolderBehind(m.holderBehind); break;
     case 'close': term?.kill(); break;
     case 'keys':
       answer(m.req, () => {

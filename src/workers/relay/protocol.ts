@@ -7,6 +7,7 @@ import type { ClientMessage } from '../../shared/protocol.js';
 import type { FanoutCounters } from './fanout.js';
 import type { ViewerGrant } from '../../shared/grants.js';
 import type { TokenRecord } from './tokens.js';
+import type { TermViewInfo } from './term-fanout.js';
 
 export interface RelayWorkerData {
   host: string;
@@ -48,6 +49,18 @@ export type ToRelay =
   | { t: 'frame_source_end'; source: number }
   /** Viewer `viewer` now watches frame id `tab` of `source` (null: nothing); it gets a keyframe first. */
   | { t: 'watch'; viewer: number; source: number; tab: number | null }
+  /** The pty worker's terminal port (see term-fanout.ts): every terminal's frames come in there. Transfer `port`. */
+  | { t: 'term_source'; port: MessagePort }
+  /** Viewer `viewer` is attached to terminal `term` (it gets a repaint, then live output), or detached (`view` null). */
+  | { t: 'term_watch'; term: number; viewer: number; view: TermViewInfo | null }
+  /** Who holds terminal `term`'s keyboard: a person's viewer, or null (the agent). */
+  | { t: 'term_rules'; term: number; holder: number | null }
+  /** A fresh repaint for one attached viewer. */
+  | { t: 'term_repaint'; term: number; viewer: number }
+  /** The terminal's new grid: the PTY is resized and every viewer repainted at it. */
+  | { t: 'term_resize'; term: number; cols: number; rows: number }
+  /** The terminal ended: its viewers get nothing more of it. */
+  | { t: 'term_end'; term: number }
   /** Asks for the fan-out counters and the relay thread's CPU time. */
   | { t: 'fanout_stats' }
   | { t: 'stop' };
@@ -60,6 +73,8 @@ export type FromRelay =
   | { t: 'open'; viewer: number; org: string; query: string; grant: ViewerGrant }
   | { t: 'message'; viewer: number; msg: ClientMessage }
   | { t: 'close'; viewer: number }
+  /** A viewer's terminal repaint was sent: from here it gets live output (its state line is the main thread's to send). */
+  | { t: 'term_live'; term: number; viewer: number }
   | { t: 'fanout_stats'; counters: FanoutCounters; cpuMs: number }
   /** A client fetched the saved download at `path` whole: it is the person's now, so dropping it later loses nothing. */
   | { t: 'download_fetched'; path: string }

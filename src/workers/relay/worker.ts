@@ -19,6 +19,7 @@ import { decodeControl, encodeControl } from '../../shared/protocol.js';
 import { SOCKET_INBOUND_MAX_BYTES } from '../../shared/limits.js';
 import { Fanout, type FrameSource, type ViewerSink } from './fanout.js';
 import { RingFrameSource } from './ring-source.js';
+import { TermFanout, type PtyPort } from './term-fanout.js';
 import { threadCpuMs } from './thread-cpu.js';
 
 /** Seconds a viewer socket may sit silent before uWS closes it; the client pings well inside it. */
@@ -56,6 +57,13 @@ let names: ServedNames | undefined;
 let mainGauges = '';
 const fanout = new Fanout();
 const frameSources = new Map<number, FrameSource>();
+const termFanout = new TermFanout(
+  (viewer) => {
+    const ws = sockets.get(viewer);
+    return ws && { send: (b) => { ws.send(b, true); } };
+  },
+  (term, viewer) => post({ t: 'term_live', term, viewer }),
+);
 /** Counted here; the frame fan-out keeps its own (see `relayCounters`). `bytes_out`: control and terminal messages. */
 const counters = { viewers_opened: 0, messages_in: 0, bytes_out: 0, bad_messages: 0, refused_sockets: 0 };
 
@@ -71,7 +79,7 @@ function relayCounters(): Record<string, number> {
     frames_skipped: f.skipped,
     patches_withheld: f.patchesWithheld,
     keyframes_asked: f.keyframesAsked,
-    bytes_out: counters.bytes_out + f.bytesOut,
+    bytes_out: counters.bytes_out + f.bytesOut + termFanout.counters.bytes_out,
   };
 }
 
@@ -190,6 +198,8 @@ app.ws<Viewer>('/ws', {
     if (msg.t === 'hello') return;
     // A viewer that dropped its picture (it fell behind) is resynced here, where the frames are.
     if (msg.t === 'keyframe') { fanout.resync(v.id); return; }
+    // An attached viewer's ack is flow, kept here where the frames are; any other is the main thread's to answer.
+    if (msg.t === 'term_ack' && typeof msg.term === 'number' && termFanout.ack(msg.term, v.id, msg.bytes)) return;
     post({ t: 'message', viewer: v.id, msg });
   },
   drain: (ws) => fanout.drained(ws.getUserData().id),
@@ -198,6 +208,7 @@ app.ws<Viewer>('/ws', {
     v.closed = true;
     if (v.deadline) clearTimeout(v.deadline);
     fanout.unwatch(v.id);
+    termFanout.closed(v.id);
     if (sockets.delete(v.id)) post({ t: 'close', viewer: v.id });
   },
 });
@@ -216,6 +227,7 @@ app.get('/metrics', (res, req) => {
     '# TYPE forge_relay_viewers gauge',
     `forge_relay_viewers ${sockets.size}`,
     ...Object.entries(relayCounters()).map(([k, v]) => `# TYPE forge_relay_${k}_total counter\nforge_relay_${k}_total ${v}`),
+    ...Object.entries(termFanout.counters).map(([k, v]) => `# TYPE forge_terminal_${k}_total counter\nforge_terminal_${k}_total ${v}`),
     mainGauges,
   ];
   res.cork(() => res.writeHeader('content-type', 'text/plain; version=0.0.4').end(lines.join('\n') + '\n'));
@@ -275,6 +287,12 @@ port.on('message', (m: ToRelay) => {
       fanout.watch(m.viewer, sink, m.tab);
       break;
     }
+    case 'term_source': termFanout.source(m.port as unknown as PtyPort); break;
+    case 'term_watch': termFanout.watch(m.term, m.viewer, m.view); break;
+    case 'term_rules': termFanout.rules(m.term, m.holder); break;
+    case 'term_repaint': termFanout.repaint(m.term, m.viewer); break;
+    case 'term_resize': termFanout.resize(m.term, m.cols, m.rows); break;
+    case 'term_end': termFanout.end(m.term); break;
     case 'fanout_stats':
       post({ t: 'fanout_stats', counters: { ...fanout.counters }, cpuMs: threadCpuMs() });
       break;
@@ -300,6 +318,7 @@ function stopRelay(): void {
   for (const ws of [...sockets.values()]) ws.end(1001, 'the server is stopping');
   sockets.clear();
   fanout.close();
+  termFanout.close();
   // Unref'd: when every socket went already, the loop empties and the thread ends without it.
   setTimeout(() => closeApp(app), STOP_DRAIN_MS).unref();
   post({ t: 'stopped' });
