@@ -19,6 +19,7 @@ import type { Tab } from './tabs.js';
 import { dispatchInput, type ScreenHand } from './input.js';
 import { NavigationArrows } from './history.js';
 import { FOCUS_MOVING_KEYS, focusIsEditable, selectedText } from './focus.js';
+import { HostSound, type Listener } from './sound.js';
 
 /** Smallest page layout a surface may ask for, CSS px: a narrow phone in portrait fits above it. */
 export const LAYOUT_MIN_WIDTH = 320;
@@ -75,6 +76,10 @@ export class BrowserViewing {
   /** Frame ids are unique across hosts, so one relay can serve every host's tabs. */
   private frameIds = new WeakMap<Tab, number>();
   private nextFrameId = 1;
+  /** Each host's sound capture, made when one of its tabs first has a controller. */
+  private sounds = new Map<BrowserHost, HostSound>();
+  /** When each tab's controller took the role, by page id: a host plays the newest one's tab. */
+  private controlSince = new Map<string, number>();
   readonly arrows: NavigationArrows;
   /** Called after every view push: the role or the watchers of the tab may have moved. */
   readonly viewPushed: Array<(p: ProfileBrowser, tab: Tab) => void> = [];
@@ -268,6 +273,7 @@ export class BrowserViewing {
     w.profile.viewers = Math.max(0, w.profile.viewers - 1);
     this.hub.post({ t: 'watch', viewer, source: 0, tab: null });
     if (this.controllers.get(w.tab.pageId) === viewer) this.controllers.delete(w.tab.pageId);
+    this.soundFollows(w.profile);
     if (this.watchersOf(w.tab).length === 0) {
       this.dir.tabHidden?.(w.profile, w.tab);
       this.layouts.delete(w.tab.pageId);
@@ -314,10 +320,35 @@ export class BrowserViewing {
   private async control(v: ViewerInfo, m: Extract<ClientMessage, { t: 'control' }>): Promise<void> {
     const w = this.state(v).watch;
     if (!w) throw new ForgeError('bad_request', 'attach to a tab before taking control');
-    if (m.take) this.controllers.set(w.tab.pageId, v.id);
+    if (m.take) { this.controllers.set(w.tab.pageId, v.id); this.controlSince.set(w.tab.pageId, performance.now()); }
     else if (this.controllers.get(w.tab.pageId) === v.id) this.controllers.delete(w.tab.pageId);
     await this.relayout(w.tab);
     this.pushView(w.tab);
+  }
+
+  /**
+   * The host's sound follows the role: the tab whose controller took it last plays, to that
+   * controller only; with no controller on the host, every tab is muted and nothing records.
+   */
+  private soundFollows(p: ProfileBrowser): void {
+    const host = p.host;
+    if (!host?.alive || !host.audio || !p.driver) return;
+    let best: { l: Listener; since: number } | undefined;
+    for (const s of this.viewers.values()) {
+      const w = s.watch;
+      if (w?.profile !== p || this.controllers.get(w.tab.pageId) !== s.info.id) continue;
+      const since = this.controlSince.get(w.tab.pageId) ?? 0;
+      if (!best || since > best.since) best = { l: { targetId: w.tab.targetId, frame: this.frameId(w.tab), viewer: s.info.id }, since };
+    }
+    let sound = this.sounds.get(host);
+    if (!sound) {
+      if (!best) return;
+      const made = new HostSound(host.audio, p.driver.context, (viewer, data) => this.hub.post({ t: 'send_audio', viewer, data }, [data.buffer as ArrayBuffer]));
+      this.sounds.set(host, made);
+      host.onExit(() => { made.close(); this.sounds.delete(host); });
+      sound = made;
+    }
+    sound.listen(best?.l ?? null).catch((e: Error) => log.warn({ profile: p.key, err: e.message }, 'the tab\'s sound could not be switched'));
   }
 
   private controllerWatch(v: ViewerInfo, what: string): Watch {
@@ -401,6 +432,7 @@ export class BrowserViewing {
       this.hub.send(s.info.id, { t: 'view', tab: tab.number, pageId: tab.pageId, profile: s.watch!.profile.key, you: s.info.id, controller, width: layout.w, height: layout.h, title: tab.title, url, frame: this.frameId(tab) });
     }
     const p = this.watchersOf(tab)[0]?.watch?.profile;
+    if (p) this.soundFollows(p);
     if (p) for (const cb of this.viewPushed) cb(p, tab);
   }
 
@@ -445,6 +477,8 @@ export class BrowserViewing {
   }
 
   async stop(): Promise<void> {
+    for (const s of this.sounds.values()) s.close();
+    this.sounds.clear();
     const all = [...this.frames.values()];
     this.frames.clear();
     await Promise.allSettled(all.map((f) => f.then((x) => this.stopFrames(x))));
