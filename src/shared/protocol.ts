@@ -150,6 +150,8 @@ export interface TabRow {
   dialog?: { kind: string; message: string };
   /** False while the page has no renderer: it crashed, or was unloaded to keep the hidden-tab budget (its next use reloads it). */
   loaded: boolean;
+  /** The page plays sound now (whether or not anyone hears it). */
+  audible?: boolean;
 }
 
 /**

@@ -56,6 +56,9 @@ export interface BrowserDirectory {
  */
 export const TAB_GONE_GRACE_MS = 1_500;
 
+/** How often the tab list's sound marks are asked of a looked-at host, ms: one small CDP call each; Chromium itself marks a tab audible for ~2 s after its sound. */
+export const AUDIBLE_POLL_MS = 1_000;
+
 /** `w`×`h`: the page layout this viewer asks for; `box`: its surface as it measures it, the space its points come in. */
 interface Watch { profile: ProfileBrowser; tab: Tab; pageId: string; w: number; h: number; box: Size; since: number }
 interface Size { w: number; h: number }
@@ -80,6 +83,10 @@ export class BrowserViewing {
   private sounds = new Map<BrowserHost, HostSound>();
   /** When each tab's controller took the role, by page id: a host plays the newest one's tab. */
   private controlSince = new Map<string, number>();
+  /** The target ids of each profile's tabs that play sound, as last asked. */
+  private audible = new Map<string, Set<string>>();
+  private audiblePoll?: NodeJS.Timeout;
+  private audiblePolling = false;
   readonly arrows: NavigationArrows;
   /** Called after every view push: the role or the watchers of the tab may have moved. */
   readonly viewPushed: Array<(p: ProfileBrowser, tab: Tab) => void> = [];
@@ -90,6 +97,12 @@ export class BrowserViewing {
 
   attach(): void {
     const hub = this.hub;
+    this.audiblePoll = setInterval(() => {
+      if (this.audiblePolling) return;
+      this.audiblePolling = true;
+      void this.pollAudible().catch(() => undefined).finally(() => { this.audiblePolling = false; });
+    }, AUDIBLE_POLL_MS);
+    this.audiblePoll.unref();
     hub.onOpen((info) => this.viewers.set(info.id, { info, surface: { w: DEFAULT_PAGE_WIDTH, h: DEFAULT_PAGE_HEIGHT } }));
     hub.onClose((info) => { void this.detach(info.id).catch(() => undefined); this.viewers.delete(info.id); });
     hub.on('tabs', (v, m) => this.subscribe(v, m as Extract<ClientMessage, { t: 'tabs' }>));
@@ -144,7 +157,8 @@ export class BrowserViewing {
 
   tabList(p: ProfileBrowser, grant: ViewerGrant): ServerMessage {
     // The host's unowned blank boot tab is nobody's page: a profile with only that has no tab to show.
-    const tabs = this.visible(p, grant).map((t) => p.tabs.row(t, p.seatInUse));
+    const audible = this.audible.get(p.key);
+    const tabs = this.visible(p, grant).map((t) => ({ ...p.tabs.row(t, p.seatInUse), ...(audible?.has(t.targetId) ? { audible: true } : {}) }));
     const held = tabs.some((t) => t.state === 'held');
     const closing = p.host?.alive && p.viewers === 0 && !held
       ? { closingInMinutes: Math.max(0, Math.ceil(this.dir.idleMinutes - (Date.now() - p.lastActivity) / 60_000)) } : {};
@@ -317,6 +331,38 @@ export class BrowserViewing {
 
   // ---- the role ----
 
+  /** The host's sound capture (made on first use, ended with the host), while the host has an audio sink. */
+  private soundOf(p: ProfileBrowser): HostSound | undefined {
+    const host = p.host;
+    if (!host?.alive || !host.audio || !p.driver) return undefined;
+    let sound = this.sounds.get(host);
+    if (!sound) {
+      const made = new HostSound(host.audio, p.driver.context, (viewer, data) => this.hub.post({ t: 'send_audio', viewer, data }, [data.buffer as ArrayBuffer]));
+      this.sounds.set(host, made);
+      host.onExit(() => { made.close(); this.sounds.delete(host); this.audible.delete(p.key); });
+      sound = made;
+    }
+    return sound;
+  }
+
+  /**
+   * Which tabs play sound (muted or not), asked of each subscribed profile's host: a change
+   * pushes the tab list, whose rows say it. Only profiles someone looks at are asked.
+   */
+  private async pollAudible(): Promise<void> {
+    const keys = new Set([...this.viewers.values()].map((s) => s.subscribed).filter((k): k is string => k !== undefined));
+    for (const key of keys) {
+      const p = this.dir.profile(key);
+      const sound = this.soundOf(p);
+      if (!sound) continue;
+      const now = new Set(await sound.audible().catch(() => [] as string[]));
+      const was = this.audible.get(key) ?? new Set<string>();
+      if (now.size === was.size && [...now].every((id) => was.has(id))) continue;
+      this.audible.set(key, now);
+      this.profileChanged(p);
+    }
+  }
+
   private async control(v: ViewerInfo, m: Extract<ClientMessage, { t: 'control' }>): Promise<void> {
     const w = this.state(v).watch;
     if (!w) throw new ForgeError('bad_request', 'attach to a tab before taking control');
@@ -340,15 +386,9 @@ export class BrowserViewing {
       const since = this.controlSince.get(w.tab.pageId) ?? 0;
       if (!best || since > best.since) best = { l: { targetId: w.tab.targetId, frame: this.frameId(w.tab), viewer: s.info.id }, since };
     }
-    let sound = this.sounds.get(host);
-    if (!sound) {
-      if (!best) return;
-      const made = new HostSound(host.audio, p.driver.context, (viewer, data) => this.hub.post({ t: 'send_audio', viewer, data }, [data.buffer as ArrayBuffer]));
-      this.sounds.set(host, made);
-      host.onExit(() => { made.close(); this.sounds.delete(host); });
-      sound = made;
-    }
-    sound.listen(best?.l ?? null).catch((e: Error) => log.warn({ profile: p.key, err: e.message }, 'the tab\'s sound could not be switched'));
+    if (!best && !this.sounds.has(host)) return;
+    const sound = this.soundOf(p);
+    sound?.listen(best?.l ?? null).catch((e: Error) => log.warn({ profile: p.key, err: e.message }, 'the tab\'s sound could not be switched'));
   }
 
   private controllerWatch(v: ViewerInfo, what: string): Watch {
@@ -477,6 +517,7 @@ export class BrowserViewing {
   }
 
   async stop(): Promise<void> {
+    clearInterval(this.audiblePoll);
     for (const s of this.sounds.values()) s.close();
     this.sounds.clear();
     const all = [...this.frames.values()];
