@@ -72,7 +72,7 @@ let frameB = 0;
 
 beforeAll(async () => {
   forge = await startForge();
-  pages = await servePages({ '/a': tone(440), '/b': tone(880) });
+  pages = await servePages({ '/a': tone(440), '/b': tone(880), '/c': tone(660) });
   agent = await connectAgent(forge, 'default/sound/lead');
   await agent.call('browser_navigate', { url: `${pages.origin}/a` });
   expect((await agent.call('browser_evaluate', { function: '() => play()' })).text).toContain('running');
@@ -141,6 +141,16 @@ describe('the page\'s sound, at the controller of the viewed tab only', () => {
     await sleep(1_000);
     const late = controllerAudio.slice(before);
     expect(late.every((p) => power([p], 880) < 0.001)).toBe(true);
+    expect(late.length).toBeLessThan(5);
+  });
+
+  it('a tab opened while another is heard starts muted: its tone never reaches that controller', async () => {
+    await agent.call('browser_tabs', { action: 'new', url: `${pages.origin}/c` });
+    expect((await agent.call('browser_evaluate', { function: '() => play()' })).text).toContain('running');
+    const before = controllerAudio.length;
+    await sleep(1_500);
+    const late = controllerAudio.slice(before);
+    expect(power(late, 660)).toBeLessThan(0.001);
     expect(late.length).toBeLessThan(5);
   });
 });
