@@ -5,7 +5,7 @@
  * Every call the desktop makes to its shell is a socket message here: attach, detach, resize,
  * control, nav, input.
  */
-import { FRAME_KIND_BROWSER, FRAME_OFF_ID, type ServerMessage, type InputEvent as PageInput } from '../../src/shared/protocol.js';
+import { FRAME_KIND_AUDIO, FRAME_KIND_BROWSER, FRAME_OFF_ID, type ServerMessage, type InputEvent as PageInput } from '../../src/shared/protocol.js';
 import { LINK_WORDS, NOT_SENT, type Connection } from './connection.js';
 import { fill, h } from './dom.js';
 import { FrameRenderer } from './frames/renderer.js';
@@ -14,6 +14,7 @@ import { KeySink } from './keys.js';
 import { RESIZE_SETTLE_MS } from './limits.js';
 import { TabPicker } from './picker.js';
 import { HandOffBar } from './handoff-bar.js';
+import { PageSound } from './sound.js';
 import { FileChooserPrompt } from './file-chooser.js';
 import type { Ask, HandOffs } from './handoffs.js';
 import type { Tabs } from './tabs.js';
@@ -55,6 +56,9 @@ export class BrowserSurface implements TakeoverSurface {
   private readonly control: HTMLButtonElement;
   private readonly retry: HTMLButtonElement;
   private readonly keyboard: HTMLButtonElement;
+  /** The speaker mark: the page's sound here, and this client's mute of it. */
+  private readonly speaker: HTMLButtonElement;
+  readonly sound = new PageSound();
   private readonly state: HTMLElement;
   private readonly askBar: HandOffBar;
   private readonly chooser: FileChooserPrompt;
@@ -73,7 +77,9 @@ export class BrowserSurface implements TakeoverSurface {
     this.keyboard = h('button', { type: 'button', class: 'bar-keyboard', 'aria-label': 'type into the page', onclick: () => { this.keys.setEditable(true); this.takeover.keysToPage(); } }, '⌨');
     this.control = h('button', { type: 'button', class: 'bar-control', onclick: () => this.toggleControl() });
     this.retry = h('button', { type: 'button', class: 'bar-retry', hidden: true, onclick: () => this.attach() }, 'try again');
-    this.actions = h('div', { class: 'bar-group' }, this.role, this.keyboard, this.retry, this.control);
+    this.speaker = h('button', { type: 'button', class: 'bar-sound', onclick: () => { this.sound.setMuted(!this.sound.muted); this.render(); } });
+    this.sound.onHeard = () => this.render();
+    this.actions = h('div', { class: 'bar-group' }, this.role, this.speaker, this.keyboard, this.retry, this.control);
     this.keys = new KeySink({
       controlling: () => this.controlling(),
       send: (ev) => this.input(ev),
@@ -99,6 +105,7 @@ export class BrowserSurface implements TakeoverSurface {
     this.renderer.onBehind = () => this.conn.send({ t: 'keyframe' });
     new ResizeObserver(() => this.measure()).observe(this.body);
     conn.onBinary(FRAME_KIND_BROWSER, (buf) => this.frame(buf));
+    conn.onBinary(FRAME_KIND_AUDIO, (buf) => this.sound.push(buf));
     conn.onMessage((m) => this.message(m));
     conn.onState((s) => {
       if (this.phase === 'closed') return;
@@ -156,6 +163,7 @@ export class BrowserSurface implements TakeoverSurface {
     this.openedFor = null;
     this.phase = 'closed';
     this.view = null;
+    this.sound.show(undefined);
     this.wanted = undefined;
     this.renderer.reset();
     this.render();
@@ -170,6 +178,7 @@ export class BrowserSurface implements TakeoverSurface {
     this.phase = 'opening';
     this.failure = '';
     this.view = null;
+    this.sound.show(undefined);
     this.renderer.reset();
     this.measure();
     this.render();
@@ -189,6 +198,7 @@ export class BrowserSurface implements TakeoverSurface {
         const first = this.phase !== 'live' || this.view?.pageId !== v.pageId;
         const roleMoved = this.view?.controller !== v.controller;
         this.view = v;
+        this.sound.show(v.frame);
         if (roleMoved) this.takeover.quiet();
         this.wanted = v.pageId;
         this.phase = 'live';
@@ -251,6 +261,8 @@ export class BrowserSurface implements TakeoverSurface {
 
   private toggleControl(): void {
     if (this.phase !== 'live') return;
+    // The press that takes control is the gesture the browser wants before any sound.
+    if (!this.controlling()) this.sound.unlock();
     if (!this.conn.send({ t: 'control', take: !this.controlling(), id: this.nextId++ })) {
       this.takeover.say(NOT_SENT);
     }
@@ -305,6 +317,13 @@ export class BrowserSurface implements TakeoverSurface {
     this.control.setAttribute('aria-pressed', String(mine));
     this.retry.hidden = this.phase !== 'failed';
     this.keyboard.hidden = !mine;
+    this.speaker.hidden = !mine;
+    this.speaker.textContent = this.sound.muted ? '🔇' : this.sound.heard ? '🔊' : '🔈';
+    this.speaker.setAttribute('aria-pressed', String(this.sound.muted));
+    this.speaker.setAttribute('aria-label', this.sound.muted ? 'unmute the page' : 'mute the page');
+    this.speaker.title = this.sound.muted ? 'the page\'s sound is muted here' : this.sound.heard ? 'the page plays sound' : 'the page is silent';
+    this.speaker.dataset.heard = String(this.sound.heard);
+    this.speaker.dataset.played = String(this.sound.counts.played);
     const role = !live || !v ? '' : mine ? 'you control the page' : v.controller === null ? 'watching · nobody controls the page' : 'watching · another viewer controls the page';
     this.role.textContent = role;
     this.role.dataset.role = !live || !v ? '' : mine ? 'controller' : 'watcher';

@@ -29,3 +29,15 @@ export const NOTICE_MS = 6_000;
 
 /** How often the frame worker reports what it drew, ms: the page's counters, not a per-frame message. */
 export const FRAME_REPORT_MS = 250;
+
+/**
+ * The page sound's jitter buffer, ms: how far ahead of the speaker the first packet is scheduled.
+ * Packets are 20 ms; on loopback they arrive within a few ms of each other, over a phone link
+ * 20–40 ms apart in bursts. 60 ms rides out a burst of two late packets and stays well inside
+ * the 150 ms page-to-speaker budget.
+ */
+export const SOUND_JITTER_MS = 60;
+/** Scheduled sound past this much ahead, ms, is dropped and the buffer restarts: a link that stalled plays late audio never. */
+export const SOUND_BACKLOG_MAX_MS = 250;
+/** How long after its last packet a tab still counts as playing sound here, ms. */
+export const SOUND_HEARD_MS = 600;

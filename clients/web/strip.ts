@@ -106,7 +106,7 @@ export class Strip {
   }
 }
 
-/** A tab's number, title (else URL), owner, state with its mark, and a waiting dialog: shared by the panel and the picker. */
+/** A tab's number, title (else URL), owner, state with its mark, a waiting dialog and its sound: shared by the panel and the picker. */
 export function tabRowBody(t: TabRow): HTMLElement {
   return h('span', { class: 'tab-body' },
     h('span', { class: 'tab-number' }, String(t.number)),
@@ -114,5 +114,6 @@ export function tabRowBody(t: TabRow): HTMLElement {
     h('span', { class: 'tab-owner' }, t.owner),
     h('span', { class: 'tab-state' }, h('span', { class: 'state-mark', 'aria-hidden': 'true' }, STATE_MARK[t.state] ?? ''), ` ${t.state}`),
     t.dialog ? h('span', { class: 'tab-dialog', title: t.dialog.message }, `${t.dialog.kind} waiting`) : null,
+    t.audible ? h('span', { class: 'tab-sound', title: 'the page plays sound; its controller hears it' }, '🔊 plays sound') : null,
     t.loaded ? null : h('span', { class: 'tab-unloaded', title: 'unloaded to save memory; showing it reloads the page' }, 'unloaded'));
 }

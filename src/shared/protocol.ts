@@ -16,6 +16,15 @@
  *   |  u8  |  u8   |  u16   |     u32     | u32 |
  *   +------+-------+--------+-------------+-----+
  *
+ *   page sound (kind 5), AUDIO_HEADER_BYTES = 20; to the tab's controller only
+ *   +------+----------+--------+-------+-----+------+-----------+
+ *   | kind | channels | hdrlen | frame | seq | rate | stamp ms  | PCM s16le, interleaved…
+ *   |  u8  |    u8    |  u16   |  u32  | u32 |  u32 |    u32    |
+ *   +------+----------+--------+-------+-----+------+-----------+
+ *   0      1          2        4       8     12     16          20
+ *   `frame` is the tab's frame id (as its pictures carry); `stamp` the server's wall clock at
+ *   capture, ms modulo 2^32.
+ *
  * Control messages are msgpackr-encoded objects with a `t` field, both ways.
  */
 import { Packr, Unpackr } from 'msgpackr';
@@ -23,6 +32,7 @@ import type { ActivityEvent } from './activity.js';
 
 export const FRAME_KIND_BROWSER = 1;
 export const FRAME_KIND_TERMINAL = 4;
+export const FRAME_KIND_AUDIO = 5;
 
 /** Frame flag: a full picture that needs no earlier frame. */
 export const FRAME_FLAG_KEYFRAME = 1;
@@ -98,6 +108,35 @@ export function writeTermHeader(view: DataView, id: number, seq: number): void {
   view.setUint32(8, seq, true);
 }
 
+export const AUDIO_HEADER_BYTES = 20;
+export const AUDIO_OFF_CHANNELS = 1;
+export const AUDIO_OFF_FRAME = 4;
+export const AUDIO_OFF_SEQ = 8;
+export const AUDIO_OFF_RATE = 12;
+export const AUDIO_OFF_STAMP = 16;
+
+export interface AudioHeader { channels: number; frame: number; seq: number; rate: number; stamp: number }
+
+export function writeAudioHeader(view: DataView, h: AudioHeader): void {
+  view.setUint8(0, FRAME_KIND_AUDIO);
+  view.setUint8(AUDIO_OFF_CHANNELS, h.channels);
+  view.setUint16(FRAME_OFF_HDRLEN, AUDIO_HEADER_BYTES, true);
+  view.setUint32(AUDIO_OFF_FRAME, h.frame, true);
+  view.setUint32(AUDIO_OFF_SEQ, h.seq, true);
+  view.setUint32(AUDIO_OFF_RATE, h.rate, true);
+  view.setUint32(AUDIO_OFF_STAMP, h.stamp >>> 0, true);
+}
+
+export function readAudioHeader(view: DataView): AudioHeader {
+  return {
+    channels: view.getUint8(AUDIO_OFF_CHANNELS),
+    frame: view.getUint32(AUDIO_OFF_FRAME, true),
+    seq: view.getUint32(AUDIO_OFF_SEQ, true),
+    rate: view.getUint32(AUDIO_OFF_RATE, true),
+    stamp: view.getUint32(AUDIO_OFF_STAMP, true),
+  };
+}
+
 /** A tab row as the strip and the picker draw it. */
 export interface TabRow {
   /** The host's number for the tab; a fresh host starts again at 1. */
@@ -112,6 +151,8 @@ export interface TabRow {
   dialog?: { kind: string; message: string };
   /** False while the page has no renderer: it crashed, or was unloaded to keep the hidden-tab budget (its next use reloads it). */
   loaded: boolean;
+  /** The page plays sound now (whether or not anyone hears it). */
+  audible?: boolean;
 }
 
 /**

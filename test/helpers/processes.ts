@@ -29,10 +29,10 @@ function environ(pid: number): string {
   try { return readFileSync(`/proc/${pid}/environ`, 'utf8'); } catch { return ''; }
 }
 
-/** Chromium, Xvfb and forge server processes that carry `tag` (default: this run's) in their environment. */
+/** Chromium, Xvfb, PulseAudio (a host's sink and its capture) and forge server processes that carry `tag` (default: this run's) in their environment. */
 export function survivors(tag = process.env[RUN_TAG_VAR]): Proc[] {
   if (!tag) return [];
-  return processes().filter((p) => /chromium|Xvfb|cli\.js serve/.test(p.cmd) && environ(p.pid).split('\0').includes(`${RUN_TAG_VAR}=${tag}`));
+  return processes().filter((p) => /chromium|Xvfb|pulseaudio|parec|cli\.js serve/.test(p.cmd) && environ(p.pid).split('\0').includes(`${RUN_TAG_VAR}=${tag}`));
 }
 
 /** Host processes (Chromium, Xvfb) that descend from or were started by the server `serverPid`. */

@@ -195,7 +195,8 @@ export class ProfileBrowser {
     for (const { page, targetId } of await driver.existingPages()) {
       if (!this.tabs.byTarget(targetId)) this.wire(this.tabs.add({ page, targetId, owner: null, title: '' }));
     }
-    log.info({ profile: this.key, hostPid: host.pid, port: host.cdpPort, display: host.display, cacheRoot: this.cacheRoot, ms: Date.now() - t0 }, 'browser host started');
+    log.info({ profile: this.key, hostPid: host.pid, port: host.cdpPort, display: host.display, cacheRoot: this.cacheRoot, audioPid: host.audio?.pid, ms: Date.now() - t0 }, 'browser host started');
+    if (host.audioProblem) log.warn({ profile: this.key, reason: host.audioProblem }, 'the browser host started muted: its audio sink did not start');
     this.events.changed(this);
   }
 

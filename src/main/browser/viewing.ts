@@ -19,6 +19,7 @@ import type { Tab } from './tabs.js';
 import { dispatchInput, type ScreenHand } from './input.js';
 import { NavigationArrows } from './history.js';
 import { FOCUS_MOVING_KEYS, focusIsEditable, selectedText } from './focus.js';
+import { HostSound, type Listener } from './sound.js';
 
 /** Smallest page layout a surface may ask for, CSS px: a narrow phone in portrait fits above it. */
 export const LAYOUT_MIN_WIDTH = 320;
@@ -55,6 +56,9 @@ export interface BrowserDirectory {
  */
 export const TAB_GONE_GRACE_MS = 1_500;
 
+/** How often the tab list's sound marks are asked of a looked-at host, ms: one small CDP call each; Chromium itself marks a tab audible for ~2 s after its sound. */
+export const AUDIBLE_POLL_MS = 1_000;
+
 /** `w`×`h`: the page layout this viewer asks for; `box`: its surface as it measures it, the space its points come in. */
 interface Watch { profile: ProfileBrowser; tab: Tab; pageId: string; w: number; h: number; box: Size; since: number }
 interface Size { w: number; h: number }
@@ -89,6 +93,14 @@ export class BrowserViewing {
   /** Frame ids are unique across hosts, so one relay can serve every host's tabs. */
   private frameIds = new WeakMap<Tab, number>();
   private nextFrameId = 1;
+  /** Each host's sound capture, made when one of its tabs first has a controller. */
+  private sounds = new Map<BrowserHost, HostSound>();
+  /** When each tab's controller took the role, by page id: a host plays the newest one's tab. */
+  private controlSince = new Map<string, number>();
+  /** The target ids of each profile's tabs that play sound, as last asked. */
+  private audible = new Map<string, Set<string>>();
+  private audiblePoll?: NodeJS.Timeout;
+  private audiblePolling = false;
   readonly arrows: NavigationArrows;
   /** Called after every view push: the role or the watchers of the tab may have moved. */
   readonly viewPushed: Array<(p: ProfileBrowser, tab: Tab) => void> = [];
@@ -99,6 +111,12 @@ export class BrowserViewing {
 
   attach(): void {
     const hub = this.hub;
+    this.audiblePoll = setInterval(() => {
+      if (this.audiblePolling) return;
+      this.audiblePolling = true;
+      void this.pollAudible().catch(() => undefined).finally(() => { this.audiblePolling = false; });
+    }, AUDIBLE_POLL_MS);
+    this.audiblePoll.unref();
     hub.onOpen((info) => this.viewers.set(info.id, { info, surface: { w: DEFAULT_PAGE_WIDTH, h: DEFAULT_PAGE_HEIGHT } }));
     hub.onClose((info) => { void this.detach(info.id).catch(() => undefined); this.viewers.delete(info.id); });
     hub.on('tabs', (v, m) => this.subscribe(v, m as Extract<ClientMessage, { t: 'tabs' }>));
@@ -184,7 +202,8 @@ export class BrowserViewing {
 
   tabList(p: ProfileBrowser, grant: ViewerGrant): ServerMessage {
     // The host's unowned blank boot tab is nobody's page: a profile with only that has no tab to show.
-    const tabs = this.visible(p, grant).map((t) => p.tabs.row(t, p.seatInUse));
+    const audible = this.audible.get(p.key);
+    const tabs = this.visible(p, grant).map((t) => ({ ...p.tabs.row(t, p.seatInUse), ...(audible?.has(t.targetId) ? { audible: true } : {}) }));
     const held = tabs.some((t) => t.state === 'held');
     const closing = p.host?.alive && p.viewers === 0 && !held
       ? { closingInMinutes: Math.max(0, Math.ceil(this.dir.idleMinutes - (Date.now() - p.lastActivity) / 60_000)) } : {};
@@ -313,6 +332,7 @@ export class BrowserViewing {
     w.profile.viewers = Math.max(0, w.profile.viewers - 1);
     this.hub.post({ t: 'watch', viewer, source: 0, tab: null });
     if (this.controllers.get(w.tab.pageId) === viewer) this.controllers.delete(w.tab.pageId);
+    this.soundFollows(w.profile);
     if (this.watchersOf(w.tab).length === 0) {
       this.dir.tabHidden?.(w.profile, w.tab);
       this.layouts.delete(w.tab.pageId);
@@ -356,15 +376,66 @@ export class BrowserViewing {
 
   // ---- the role ----
 
+  /** The host's sound capture (made on first use, ended with the host), while the host has an audio sink. */
+  private soundOf(p: ProfileBrowser): HostSound | undefined {
+    const host = p.host;
+    if (!host?.alive || !host.audio || !p.driver) return undefined;
+    let sound = this.sounds.get(host);
+    if (!sound) {
+      const made = new HostSound(host.audio, p.driver.context, (viewer, data) => this.hub.post({ t: 'send_audio', viewer, data }, [data.buffer as ArrayBuffer]));
+      this.sounds.set(host, made);
+      host.onExit(() => { made.close(); this.sounds.delete(host); this.audible.delete(p.key); });
+      sound = made;
+    }
+    return sound;
+  }
+
+  /**
+   * Which tabs play sound (muted or not), asked of each subscribed profile's host: a change
+   * pushes the tab list, whose rows say it. Only profiles someone looks at are asked.
+   */
+  private async pollAudible(): Promise<void> {
+    const keys = new Set([...this.viewers.values()].map((s) => s.subscribed).filter((k): k is string => k !== undefined));
+    for (const key of keys) {
+      const p = this.dir.profile(key);
+      const sound = this.soundOf(p);
+      if (!sound) continue;
+      const now = new Set(await sound.audible().catch(() => [] as string[]));
+      const was = this.audible.get(key) ?? new Set<string>();
+      if (now.size === was.size && [...now].every((id) => was.has(id))) continue;
+      this.audible.set(key, now);
+      this.profileChanged(p);
+    }
+  }
+
   private async control(v: ViewerInfo, m: Extract<ClientMessage, { t: 'control' }>): Promise<void> {
     const w = this.state(v).watch;
     if (!w) throw new ForgeError('bad_request', 'attach to a tab before taking control');
     const held = this.controllers.get(w.tab.pageId) === v.id;
-    if (m.take) this.controllers.set(w.tab.pageId, v.id);
+    if (m.take) { this.controllers.set(w.tab.pageId, v.id); this.controlSince.set(w.tab.pageId, performance.now()); }
     else if (held) this.controllers.delete(w.tab.pageId);
     if (m.take !== held && w.tab.owner) this.hub.acted(v, w.tab.owner, m.take ? 'took control' : 'released control', `tab ${w.tab.number}${w.tab.title ? ` "${w.tab.title}"` : ''}`);
     await this.relayout(w.tab);
     this.pushView(w.tab);
+  }
+
+  /**
+   * The host's sound follows the role: the tab whose controller took it last plays, to that
+   * controller only; with no controller on the host, every tab is muted and nothing records.
+   */
+  private soundFollows(p: ProfileBrowser): void {
+    const host = p.host;
+    if (!host?.alive || !host.audio || !p.driver) return;
+    let best: { l: Listener; since: number } | undefined;
+    for (const s of this.viewers.values()) {
+      const w = s.watch;
+      if (w?.profile !== p || this.controllers.get(w.tab.pageId) !== s.info.id) continue;
+      const since = this.controlSince.get(w.tab.pageId) ?? 0;
+      if (!best || since > best.since) best = { l: { targetId: w.tab.targetId, frame: this.frameId(w.tab), viewer: s.info.id }, since };
+    }
+    if (!best && !this.sounds.has(host)) return;
+    const sound = this.soundOf(p);
+    sound?.listen(best?.l ?? null).catch((e: Error) => log.warn({ profile: p.key, err: e.message }, 'the tab\'s sound could not be switched'));
   }
 
   private controllerWatch(v: ViewerInfo, what: string): Watch {
@@ -448,6 +519,7 @@ export class BrowserViewing {
       this.hub.send(s.info.id, { t: 'view', tab: tab.number, pageId: tab.pageId, profile: s.watch!.profile.key, you: s.info.id, controller, width: layout.w, height: layout.h, title: tab.title, url, frame: this.frameId(tab) });
     }
     const p = this.watchersOf(tab)[0]?.watch?.profile;
+    if (p) this.soundFollows(p);
     if (p) for (const cb of this.viewPushed) cb(p, tab);
   }
 
@@ -492,6 +564,9 @@ export class BrowserViewing {
   }
 
   async stop(): Promise<void> {
+    clearInterval(this.audiblePoll);
+    for (const s of this.sounds.values()) s.close();
+    this.sounds.clear();
     const all = [...this.frames.values()];
     this.frames.clear();
     await Promise.allSettled(all.map((f) => f.then((x) => this.stopFrames(x))));

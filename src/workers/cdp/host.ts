@@ -13,6 +13,8 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { ForgeError, displayExitedSentence, hostExitedSentence } from '../../shared/errors.js';
 import { HOST_START_TIMEOUT_MS } from '../../shared/limits.js';
+import { AudioSink } from './audio-sink.js';
+import { writeSoundExtension } from './sound-extension.js';
 
 export const CHROMIUM_BINARY = process.env.FORGE_CHROMIUM ?? '/usr/lib/chromium/chromium';
 export const XVFB_BINARY = '/usr/bin/Xvfb';
@@ -78,17 +80,27 @@ process.once('exit', () => {
 /** How long Chromium's exit waits for a display already dead (a zombie) to be reported, ms: Xvfb's end is then the host's cause. */
 const DISPLAY_EXIT_REPORT_MS = 500;
 
+/** Longest wait for the audio sink's daemon, ms: it is up in ~100 ms; past this the host starts muted rather than late. */
+const AUDIO_START_TIMEOUT_MS = 3_000;
+
 /** Poll period while waiting for DevToolsActivePort, ms. */
 const PORT_POLL_MS = 25;
 
-/** Chromium's switches for a host: headful on Xvfb, quiet on a closed network, never backgrounded. */
-export function chromiumArgs(userDataDir: string): string[] {
+/**
+ * Chromium's switches for a host: headful on Xvfb, quiet on a closed network, never backgrounded.
+ * With `soundExtension` (the host has an audio sink) the page's sound plays and only that
+ * extension loads; without, the browser is muted and loads none.
+ */
+export function chromiumArgs(userDataDir: string, soundExtension?: string): string[] {
+  const sound = soundExtension
+    ? [`--disable-extensions-except=${soundExtension}`, `--load-extension=${soundExtension}`]
+    : ['--mute-audio', '--disable-extensions'];
   return [
+    ...sound,
     '--no-sandbox',
     '--test-type',
     '--hide-scrollbars',
     '--force-device-scale-factor=1',
-    '--mute-audio',
     '--password-store=basic',
     '--use-mock-keychain',
     '--no-first-run',
@@ -96,7 +108,6 @@ export function chromiumArgs(userDataDir: string): string[] {
     '--disable-background-networking',
     '--disable-component-update',
     '--disable-sync',
-    '--disable-extensions',
     '--disable-default-apps',
     '--disable-breakpad',
     '--disable-crash-reporter',
@@ -140,6 +151,9 @@ export class BrowserHost {
   cdpPort = 0;
   /** The browser's DevTools websocket URL. */
   wsEndpoint = '';
+  /** The host's audio sink, when it started; else `audioProblem` says why the host is muted. */
+  audio?: AudioSink;
+  audioProblem?: string;
   private xvfb?: ChildProcess;
   private chromium?: ChildProcess;
   private exitInfo?: HostExit;
@@ -172,6 +186,7 @@ export class BrowserHost {
     liveHosts.add(this);
     try {
       await this.startXvfb(deadline);
+      await this.startAudio(deadline);
       await this.startChromium(deadline);
     } catch (e) {
       await this.stop();
@@ -210,16 +225,29 @@ export class BrowserHost {
     child.on('exit', (code, signal) => this.childExited('xvfb', child.pid ?? 0, code, signal));
   }
 
+  /** The audio sink is the host's sound, not its life: when it cannot start, the host starts muted. */
+  private async startAudio(deadline: number): Promise<void> {
+    const sink = new AudioSink(this.profileDir);
+    try {
+      await sink.start(Math.min(deadline, Date.now() + AUDIO_START_TIMEOUT_MS));
+      this.audio = sink;
+    } catch (e) {
+      sink.kill('SIGKILL');
+      this.audioProblem = (e as Error).message;
+    }
+  }
+
   private async startChromium(deadline: number): Promise<void> {
     mkdirSync(this.userDataDir, { recursive: true });
     const portFile = join(this.userDataDir, 'DevToolsActivePort');
     rmSync(portFile, { force: true });
     clearStaleSingleton(this.userDataDir);
     markExitedCleanly(join(this.userDataDir, 'Default', 'Preferences'));
-    const child = spawn(SETPRIV_BINARY, ['--pdeathsig', 'SIGKILL', '--', CHROMIUM_BINARY, ...chromiumArgs(this.userDataDir)], {
+    const soundExtension = this.audio ? writeSoundExtension(join(this.profileDir, 'sound-extension')) : undefined;
+    const child = spawn(SETPRIV_BINARY, ['--pdeathsig', 'SIGKILL', '--', CHROMIUM_BINARY, ...chromiumArgs(this.userDataDir, soundExtension)], {
       detached: true,
       stdio: ['ignore', 'ignore', 'pipe'],
-      env: { ...process.env, DISPLAY: `:${this.display}`, XDG_CONFIG_HOME: join(this.profileDir, 'xdg-config'), XDG_CACHE_HOME: join(this.profileDir, 'xdg-cache') },
+      env: { ...process.env, ...(this.audio?.clientEnv() ?? {}), DISPLAY: `:${this.display}`, XDG_CONFIG_HOME: join(this.profileDir, 'xdg-config'), XDG_CACHE_HOME: join(this.profileDir, 'xdg-cache') },
     });
     this.chromium = child;
     child.on('error', () => { /* exit follows */ });
@@ -286,10 +314,13 @@ export class BrowserHost {
       await waitExit(this.chromium, STOP_GRACE_MS);
       killGroup(this.chromium, 'SIGTERM');
       killGroup(this.xvfb, 'SIGTERM');
-      await Promise.all([waitExit(this.chromium, STOP_GRACE_MS), waitExit(this.xvfb, STOP_GRACE_MS)]);
+      this.audio?.kill('SIGTERM');
+      await Promise.all([waitExit(this.chromium, STOP_GRACE_MS), waitExit(this.xvfb, STOP_GRACE_MS), this.audio?.waitExit(STOP_GRACE_MS)]);
       killGroup(this.chromium, 'SIGKILL');
       killGroup(this.xvfb, 'SIGKILL');
-      await Promise.all([waitExit(this.chromium, STOP_GRACE_MS), waitExit(this.xvfb, STOP_GRACE_MS)]);
+      this.audio?.kill('SIGKILL');
+      await Promise.all([waitExit(this.chromium, STOP_GRACE_MS), waitExit(this.xvfb, STOP_GRACE_MS), this.audio?.waitExit(STOP_GRACE_MS)]);
+      this.audio?.clean();
       // The display's files are Xvfb's own, never removed here: started with -displayfd it takes
       // no lock file, its SIGTERM removes its socket, and after a kill -9 the next Xvfb to take
       // that number replaces the stale socket. By now that next Xvfb may well own the number.
@@ -303,6 +334,7 @@ export class BrowserHost {
   killNow(): void {
     killGroup(this.chromium, 'SIGKILL');
     killGroup(this.xvfb, 'SIGTERM');
+    this.audio?.kill('SIGKILL');
   }
   private stopped: Promise<void> = Promise.resolve();
 }

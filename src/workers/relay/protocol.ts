@@ -36,6 +36,8 @@ export type ToRelay =
   | { t: 'send'; viewers: number[]; data: Uint8Array }
   /** Binary frame or terminal bytes for viewers. */
   | { t: 'send_binary'; viewers: number[]; data: Uint8Array }
+  /** One audio packet for the tab's controller; dropped when its socket already holds a backlog. */
+  | { t: 'send_audio'; viewer: number; data: Uint8Array }
   | { t: 'close_viewer'; viewer: number; code: number; reason: string }
   /** Prometheus lines from the main thread, merged into /metrics. */
   | { t: 'gauges'; text: string }

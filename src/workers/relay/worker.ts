@@ -65,7 +65,7 @@ const termFanout = new TermFanout(
   (term, viewer) => post({ t: 'term_live', term, viewer }),
 );
 /** Counted here; the frame fan-out keeps its own (see `relayCounters`). `bytes_out`: control and terminal messages. */
-const counters = { viewers_opened: 0, messages_in: 0, bytes_out: 0, bad_messages: 0, refused_sockets: 0 };
+const counters = { viewers_opened: 0, messages_in: 0, bytes_out: 0, bad_messages: 0, refused_sockets: 0, audio_packets: 0, audio_dropped: 0 };
 
 /** The relay's counters as /metrics names them: frames sent to one viewer each, frames a viewer was skipped for, and bytes. */
 function relayCounters(): Record<string, number> {
@@ -75,6 +75,8 @@ function relayCounters(): Record<string, number> {
     messages_in: counters.messages_in,
     bad_messages: counters.bad_messages,
     refused_sockets: counters.refused_sockets,
+    audio_packets: counters.audio_packets,
+    audio_dropped: counters.audio_dropped,
     frames_sent: f.viewerFrames,
     frames_skipped: f.skipped,
     patches_withheld: f.patchesWithheld,
@@ -254,10 +256,26 @@ function sendTo(viewers: number[], bytes: Uint8Array, binary: boolean): void {
   }
 }
 
+/**
+ * Unsent bytes above which an audio packet is dropped, bytes: ~5 packets. Late sound is worse than
+ * a gap, and a socket this far behind is busy with a frame anyway.
+ */
+const AUDIO_SEND_BOUND_BYTES = 20 * 1024;
+
+function sendAudio(viewer: number, bytes: Uint8Array): void {
+  const ws = sockets.get(viewer);
+  if (!ws) return;
+  if (ws.getBufferedAmount() > AUDIO_SEND_BOUND_BYTES) { counters.audio_dropped++; return; }
+  ws.send(bytes, true);
+  counters.audio_packets++;
+  counters.bytes_out += bytes.byteLength;
+}
+
 port.on('message', (m: ToRelay) => {
   switch (m.t) {
     case 'send': sendTo(m.viewers, m.data, true); break;
     case 'send_binary': sendTo(m.viewers, m.data, true); break;
+    case 'send_audio': sendAudio(m.viewer, m.data); break;
     case 'close_viewer': sockets.get(m.viewer)?.end(m.code, m.reason); break;
     case 'gauges': mainGauges = m.text; break;
     case 'tokens': book.replace(m.records); sweepGrants(); break;

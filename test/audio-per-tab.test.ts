@@ -1,0 +1,156 @@
+/**
+ * The page's sound reaches the controller of the tab it plays on, and nobody else: tab A plays
+ * 440 Hz, tab B 880 Hz, both at once; what the sockets really receive is decoded and its
+ * spectrum read.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startForge, connectAgent, type RunningServer, type Agent } from './helpers/server.js';
+import { servePages, type PageServer } from './helpers/pages.js';
+import { openViewer, type TestViewer } from './helpers/viewer.js';
+import { AUDIO_HEADER_BYTES, FRAME_KIND_AUDIO, readAudioHeader, type AudioHeader } from '../src/shared/protocol.js';
+
+let forge: RunningServer;
+let pages: PageServer;
+let agent: Agent;
+let controller: TestViewer;
+let watcher: TestViewer;
+
+interface Packet extends AudioHeader { pcm: Int16Array }
+
+/** A page that plays a steady tone once `play()` runs; `hush()` mutes it from inside the page. */
+const tone = (hz: number): string => `<title>Tone ${hz}</title><p>${hz} Hz</p>
+<script>let ctx, gain;
+function play() { ctx = new AudioContext(); const o = ctx.createOscillator(); o.frequency.value = ${hz}; gain = ctx.createGain(); gain.gain.value = 0.5; o.connect(gain).connect(ctx.destination); o.start(); return ctx.state; }
+function hush() { gain.gain.value = 0; return true; }
+</script>`;
+
+/** Audio packets a viewer's socket receives, decoded from the wire. */
+function audioOf(v: TestViewer): Packet[] {
+  const got: Packet[] = [];
+  v.ws.on('message', (data: Buffer, isBinary: boolean) => {
+    if (!isBinary || data[0] !== FRAME_KIND_AUDIO) return;
+    const view = new DataView(data.buffer, data.byteOffset, data.byteLength);
+    const h = readAudioHeader(view);
+    const pcm = new Int16Array(data.buffer.slice(data.byteOffset + AUDIO_HEADER_BYTES, data.byteOffset + data.byteLength));
+    got.push({ ...h, pcm });
+  });
+  return got;
+}
+
+/** Goertzel power of `hz` in the left channel of the packets, per sample. */
+function power(ps: Packet[], hz: number): number {
+  if (ps.length === 0) return 0;
+  const rate = ps[0]!.rate;
+  const k = 2 * Math.cos(2 * Math.PI * hz / rate);
+  let a = 0, b = 0, n = 0;
+  for (const p of ps) {
+    for (let i = 0; i < p.pcm.length; i += p.channels) {
+      const s = p.pcm[i]! / 32768;
+      const next = s + k * a - b;
+      b = a; a = next; n++;
+    }
+  }
+  return Math.sqrt(Math.max(0, a * a + b * b - k * a * b)) / n;
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+async function waitPackets(ps: Packet[], n: number, pred: (p: Packet) => boolean = () => true, ms = 15_000): Promise<Packet[]> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const got = ps.filter(pred);
+    if (got.length >= n) return got;
+    if (Date.now() > end) throw new Error(`only ${got.length} of ${n} audio packets came`);
+    await sleep(50);
+  }
+}
+
+let controllerAudio: Packet[];
+let watcherAudio: Packet[];
+let frameA = 0;
+let frameB = 0;
+
+beforeAll(async () => {
+  forge = await startForge();
+  pages = await servePages({ '/a': tone(440), '/b': tone(880), '/c': tone(660) });
+  agent = await connectAgent(forge, 'default/sound/lead');
+  await agent.call('browser_navigate', { url: `${pages.origin}/a` });
+  expect((await agent.call('browser_evaluate', { function: '() => play()' })).text).toContain('running');
+  await agent.call('browser_tabs', { action: 'new', url: `${pages.origin}/b` });
+  expect((await agent.call('browser_evaluate', { function: '() => play()' })).text).toContain('running');
+  controller = await openViewer(forge.info.port, forge.info.viewer_token);
+  watcher = await openViewer(forge.info.port, forge.info.viewer_token);
+  controllerAudio = audioOf(controller);
+  watcherAudio = audioOf(watcher);
+}, 120_000);
+
+afterAll(async () => {
+  await controller?.close();
+  await watcher?.close();
+  await agent?.close();
+  await forge?.stop();
+  await pages?.close();
+});
+
+describe('the page\'s sound, at the controller of the viewed tab only', () => {
+  it('a tab nobody controls sends no sound, to its watchers or anyone', async () => {
+    watcher.send({ t: 'attach', tab: 1, w: 800, h: 600 });
+    frameA = (await watcher.next('view')).frame as number;
+    controller.send({ t: 'attach', tab: 1, w: 800, h: 600 });
+    await controller.next('view');
+    await watcher.waitFrames(1);
+    await sleep(1_000);
+    expect(controllerAudio.length + watcherAudio.length).toBe(0);
+  });
+
+  it('the controller of tab A hears 440 Hz and never tab B\'s 880 Hz, while both play', async () => {
+    controller.send({ t: 'control', take: true });
+    await controller.next('view', (m) => m.controller === m.you);
+    const got = await waitPackets(controllerAudio, 50); // a second of sound
+    expect(got.every((p) => p.frame === frameA)).toBe(true);
+    expect(got[0]).toMatchObject({ rate: 48_000, channels: 2 });
+    expect(got[0]!.pcm.length).toBe(960 * 2); // 20 ms of stereo
+    const p440 = power(got, 440);
+    const p880 = power(got, 880);
+    expect(p440).toBeGreaterThan(0.05);
+    expect(p880).toBeLessThan(p440 / 50);
+  });
+
+  it('a watcher of the tab being heard receives no sound', async () => {
+    await sleep(500);
+    expect(watcherAudio.length).toBe(0);
+  });
+
+  it('switching the surface to tab B brings 880 Hz, carried as tab B\'s', async () => {
+    controller.send({ t: 'attach', tab: 2, w: 800, h: 600 });
+    frameB = (await controller.next('view', (m) => m.tab === 2)).frame as number;
+    expect(frameB).not.toBe(frameA);
+    controller.send({ t: 'control', take: true });
+    await controller.next('view', (m) => m.tab === 2 && m.controller === m.you);
+    const got = await waitPackets(controllerAudio, 50, (p) => p.frame === frameB);
+    const p880 = power(got, 880);
+    expect(p880).toBeGreaterThan(0.05);
+    expect(power(got, 440)).toBeLessThan(p880 / 50);
+    expect(watcherAudio.length).toBe(0);
+  });
+
+  it('a page that mutes itself sends nothing', async () => {
+    await agent.call('browser_evaluate', { function: '() => hush()' });
+    await sleep(500);
+    const before = controllerAudio.length;
+    await sleep(1_000);
+    const late = controllerAudio.slice(before);
+    expect(late.every((p) => power([p], 880) < 0.001)).toBe(true);
+    expect(late.length).toBeLessThan(5);
+  });
+
+  it('a tab opened while another is heard starts muted: its tone never reaches that controller', async () => {
+    await agent.call('browser_tabs', { action: 'new', url: `${pages.origin}/c` });
+    expect((await agent.call('browser_evaluate', { function: '() => play()' })).text).toContain('running');
+    const before = controllerAudio.length;
+    await sleep(1_500);
+    const late = controllerAudio.slice(before);
+    expect(power(late, 660)).toBeLessThan(0.001);
+    expect(late.length).toBeLessThan(5);
+  });
+});
