@@ -136,6 +136,7 @@ export class BrowserSurface implements Surface {
     lines.push('# TYPE forge_browser_tabs_unloaded gauge');
     for (const p of this.profiles.values()) lines.push(`forge_browser_tabs_unloaded{profile="${p.key}"} ${p.tabs.all().filter((t) => t.unloaded).length}`);
     lines.push(encodeMetrics(this.viewing?.encoders() ?? []));
+    lines.push('# HELP forge_input_unacked_total gestures the page never acknowledged (a navigation replaced it under them); the queue moved on', '# TYPE forge_input_unacked_total counter', `forge_input_unacked_total ${this.viewing?.unackedInputs ?? 0}`);
     // What each running host costs the machine: Chromium's process group and its display's.
     const hosts = [...this.profiles.values()].filter((p) => p.host?.alive && p.host.pid);
     const usage = usageByGroup(hosts.flatMap((p) => [p.host!.pid, p.host!.xvfbPid].filter(Boolean)));

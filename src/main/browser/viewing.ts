@@ -71,6 +71,22 @@ type InputMessage = Extract<ClientMessage, { t: 'input' }>;
 /** Gestures that may wait for a slow page per viewer: past it the page is far behind the person, and more would only grow the server. */
 export const INPUT_BACKLOG_MAX = 256;
 
+/**
+ * How long a gesture may wait for the page's acknowledgement, ms. The browser answers a dispatched
+ * wheel or press once the renderer has handled it, and never when the renderer is replaced under
+ * it (a navigation swaps the page while a wheel is in flight): without a bound, one such gesture
+ * held every later one of the person's forever. Past it the queue moves on; the gesture went to
+ * the page that was there, or went with it.
+ */
+export const INPUT_ACK_DEADLINE_MS = 2_000;
+
+/** Resolves when `p` does, or after INPUT_ACK_DEADLINE_MS (calling `late`): a lost acknowledgement never holds the queue. */
+function acked(p: Promise<void>, late: () => void): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<void>((resolve) => { timer = setTimeout(() => { late(); resolve(); }, INPUT_ACK_DEADLINE_MS); });
+  return Promise.race([p.finally(() => clearTimeout(timer)), deadline]);
+}
+
 /** Two wheels as one: the later one's point, both distances. */
 function addWheel(a: unknown, b: unknown): InputMessage['ev'] {
   const x = a as { dx?: unknown; dy?: unknown };
@@ -90,6 +106,8 @@ export class BrowserViewing {
   /** The pipelines started and not stopped, by host: what /metrics reads. */
   private readonly running = new Map<BrowserHost, FramePipeline>();
   private nextSource = 1;
+  /** Gestures whose acknowledgement the page never sent within INPUT_ACK_DEADLINE_MS: /metrics shows them. */
+  unackedInputs = 0;
   /** Frame ids are unique across hosts, so one relay can serve every host's tabs. */
   private frameIds = new WeakMap<Tab, number>();
   private nextFrameId = 1;
@@ -458,7 +476,7 @@ export class BrowserViewing {
     const copying = ev.type === 'key' && ev.action === 'down' && (ev.modifiers ?? 0) & (MOD_CTRL | MOD_META) && /^[cx]$/i.test(ev.key)
       ? selectedText(w.tab.page) : undefined;
     if (copying) await copying;
-    await dispatchInput(session, ev, { sx: layout.w / w.box.w, sy: layout.h / w.box.h, maxX: layout.w, maxY: layout.h }, await this.screenHand(w));
+    await acked(dispatchInput(session, ev, { sx: layout.w / w.box.w, sy: layout.h / w.box.h, maxX: layout.w, maxY: layout.h }, await this.screenHand(w)), () => { this.unackedInputs++; });
     const copied = copying ? await copying : '';
     if (copied) this.hub.send(v.id, { t: 'copied', tab: w.tab.number, text: copied });
     const focusMayMove = (ev.type === 'mouse' && ev.action === 'up') || (ev.type === 'key' && ev.action === 'up' && FOCUS_MOVING_KEYS.has(ev.key));
