@@ -13,6 +13,7 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { ForgeError, displayExitedSentence, hostExitedSentence } from '../../shared/errors.js';
 import { HOST_START_TIMEOUT_MS } from '../../shared/limits.js';
+import { makeHostTmp, removeHostTmp } from './host-tmp.js';
 
 export const CHROMIUM_BINARY = process.env.FORGE_CHROMIUM ?? '/usr/lib/chromium/chromium';
 export const XVFB_BINARY = '/usr/bin/Xvfb';
@@ -137,6 +138,8 @@ export class BrowserHost {
   display = -1;
   /** The directory holding Xvfb's framebuffer file (XWD), for capture. */
   fbDir = '';
+  /** Chromium's TMPDIR, the host's own (see host-tmp.ts). */
+  tmpDir = '';
   cdpPort = 0;
   /** The browser's DevTools websocket URL. */
   wsEndpoint = '';
@@ -216,10 +219,11 @@ export class BrowserHost {
     rmSync(portFile, { force: true });
     clearStaleSingleton(this.userDataDir);
     markExitedCleanly(join(this.userDataDir, 'Default', 'Preferences'));
+    this.tmpDir = makeHostTmp(this.profileDir);
     const child = spawn(SETPRIV_BINARY, ['--pdeathsig', 'SIGKILL', '--', CHROMIUM_BINARY, ...chromiumArgs(this.userDataDir)], {
       detached: true,
       stdio: ['ignore', 'ignore', 'pipe'],
-      env: { ...process.env, DISPLAY: `:${this.display}`, XDG_CONFIG_HOME: join(this.profileDir, 'xdg-config'), XDG_CACHE_HOME: join(this.profileDir, 'xdg-cache') },
+      env: { ...process.env, DISPLAY: `:${this.display}`, XDG_CONFIG_HOME: join(this.profileDir, 'xdg-config'), XDG_CACHE_HOME: join(this.profileDir, 'xdg-cache'), TMPDIR: this.tmpDir },
     });
     this.chromium = child;
     child.on('error', () => { /* exit follows */ });
@@ -294,6 +298,7 @@ export class BrowserHost {
       // no lock file, its SIGTERM removes its socket, and after a kill -9 the next Xvfb to take
       // that number replaces the stale socket. By now that next Xvfb may well own the number.
       if (this.fbDir) rmSync(this.fbDir, { recursive: true, force: true });
+      removeHostTmp(this.tmpDir);
       liveHosts.delete(this);
     })();
     return this.stopped;
