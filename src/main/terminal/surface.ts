@@ -46,6 +46,8 @@ export class TerminalSurface implements Surface {
   private nextId = 1;
   /** The working directory each seat's sessions named: where its next terminal starts. */
   private seatCwd = new Map<string, string>();
+  /** The agent's environment each seat's sessions brought: its next terminal starts with it. */
+  private seatEnv = new Map<string, Record<string, string>>();
   /** Open MCP sessions per seat: the seat is released when its last one closes. */
   private sessions = new Map<string, number>();
   /** A seat's terminal whose shell exited: its row says exited until the seat starts another or is released. */
@@ -63,6 +65,7 @@ export class TerminalSurface implements Surface {
 
   registerTools(server: McpServer, sctx: SessionContext): void {
     if (sctx.cwd) this.seatCwd.set(sctx.seat.key, sctx.cwd);
+    if (sctx.env) this.seatEnv.set(sctx.seat.key, sctx.env);
     this.sessions.set(sctx.seat.key, (this.sessions.get(sctx.seat.key) ?? 0) + 1);
     registerTerminalTools(this, server, sctx);
     this.pushRows();
@@ -136,7 +139,8 @@ export class TerminalSurface implements Surface {
       this.counters.opened++;
       const env: Record<string, string> = {};
       for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v;
-      Object.assign(env, { TERM: 'xterm-256color', COLORTERM: 'truecolor' });
+      // The agent's own variables (its PATH, its virtualenv) over the server's.
+      Object.assign(env, this.seatEnv.get(seat), { TERM: 'xterm-256color', COLORTERM: 'truecolor' });
       this.pty.post({ t: 'open', spec: { id, shell, cwd, env, cols, rows } });
       log.info({ seat, terminal: id, shell, cwd }, 'terminal opening');
     }
