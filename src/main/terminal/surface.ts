@@ -52,6 +52,8 @@ export class TerminalSurface implements Surface {
   private sessions = new Map<string, number>();
   /** A seat's terminal whose shell exited: its row says exited until the seat starts another or is released. */
   private exited = new Map<string, TerminalRecord>();
+  /** Seats whose last session ended, released when their reconnect grace runs out without a new one. */
+  private releasing = new Map<string, NodeJS.Timeout>();
   private sweep: NodeJS.Timeout;
   private stopping = false;
   private counters = { opened: 0, bytes_out: 0, repaints: 0, watchers_dropped: 0, holder_pauses: 0 };
@@ -66,20 +68,39 @@ export class TerminalSurface implements Surface {
   registerTools(server: McpServer, sctx: SessionContext): void {
     if (sctx.cwd) this.seatCwd.set(sctx.seat.key, sctx.cwd);
     if (sctx.env) this.seatEnv.set(sctx.seat.key, sctx.env);
+    // A new session within the grace (an agent's /new or /resume, a restarted bridge) keeps the seat's terminal.
+    clearTimeout(this.releasing.get(sctx.seat.key));
+    this.releasing.delete(sctx.seat.key);
     this.sessions.set(sctx.seat.key, (this.sessions.get(sctx.seat.key) ?? 0) + 1);
     registerTerminalTools(this, server, sctx);
     this.pushRows();
   }
 
-  /** The seat's last session closed: the seat is released, and its terminal ends with it. */
+  /**
+   * The seat's last session closed: its terminal, shell and scrollback wait [agent]
+   * reconnect_grace_s for the seat's next session; with none by then the seat is released.
+   */
   sessionClosed(sctx: SessionContext): void {
     const seat = sctx.seat.key;
     const n = (this.sessions.get(seat) ?? 1) - 1;
     if (n > 0) { this.sessions.set(seat, n); return; }
     this.sessions.delete(seat);
+    const graceS = this.ctx.config.agent.reconnectGraceS;
+    if (graceS <= 0 || this.stopping) { this.release(seat, ''); return; }
+    clearTimeout(this.releasing.get(seat));
+    const timer = setTimeout(() => this.release(seat, ` and no new one came within ${graceS} s`), graceS * 1000);
+    timer.unref();
+    this.releasing.set(seat, timer);
+    this.pushRows();
+  }
+
+  /** The seat is released: its terminal ends and its viewers are told. */
+  private release(seat: string, why: string): void {
+    this.releasing.delete(seat);
+    if (this.sessions.has(seat)) return;
     this.exited.delete(seat);
     const r = this.forSeat(seat);
-    if (r) this.close(r, `terminal ${r.number} closed: its seat's session ended`);
+    if (r) this.close(r, `terminal ${r.number} closed: its seat's session ended${why}`);
     else this.pushRows();
   }
 
@@ -97,6 +118,8 @@ export class TerminalSurface implements Surface {
   async stop(): Promise<void> {
     this.stopping = true;
     clearInterval(this.sweep);
+    for (const t of this.releasing.values()) clearTimeout(t);
+    this.releasing.clear();
     for (const r of this.byId.values()) r.handOff?.answer('withdrawn');
     await this.pty.stop();
     // A shell asked for just before the stop never comes up: its callers hear why.
