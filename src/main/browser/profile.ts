@@ -160,6 +160,17 @@ export class ProfileBrowser {
     if (tab.owner && !this.seatInUse(tab.owner) && this.tabs.get(tab.pageId) === tab && !tab.heldBy) await this.closeTab(tab);
   }
 
+  /**
+   * Starts the host ahead of its first page call, on a first real need that is not one (a seat's
+   * session opening under the profile, a hand-off's Open, the strip's show), so that call finds it
+   * up. A start that fails is logged; the next call starts again and says why in its answer.
+   */
+  warm(why: string): void {
+    if (this.host?.alive || this.starting) return;
+    this.lastActivity = Date.now();
+    this.ensure().catch((e: Error) => log.warn({ profile: this.key, why, err: e.message }, 'browser host warm start failed'));
+  }
+
   /** Starts the host and its driver when none runs; concurrent callers share one start. */
   async ensure(): Promise<{ host: BrowserHost; driver: Driver }> {
     if (this.host?.alive && this.driver) return { host: this.host, driver: this.driver };
@@ -220,6 +231,8 @@ export class ProfileBrowser {
    * that ended it, whose own answer says so); a stopping server tells nobody.
    */
   async end(reason: string, tell: { except?: string } | false = false): Promise<void> {
+    // A start under way (a warm start) ends with the rest, not after them.
+    if (this.starting) await this.starting.catch(() => undefined);
     const host = this.host;
     if (!host) return;
     if (tell) this.noteRestart(reason, tell.except);
