@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startForge, connectAgent, type RunningServer, type Agent } from './helpers/server.js';
@@ -11,10 +11,8 @@ let pages: PageServer;
 let a: Agent;
 
 beforeAll(async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'forge-idle-'));
   // 0.05 minutes: the idle close comes 3 s after the last call.
-  writeFileSync(join(dir, 'forge.toml'), '[browser]\nidle_minutes = 0.05\n');
-  forge = await startForge({ config: join(dir, 'forge.toml') });
+  forge = await startForge({ toml: '[browser]\nidle_minutes = 0.05\n' });
   pages = await servePages({ '/': '<title>Idle</title><p>idle</p>', '/upload': '<title>Upload</title><input type="file" id="f" multiple onchange="document.title = [...this.files].map((f) => f.name + \':\' + f.size).join(\',\')">' });
   a = await connectAgent(forge, 'default/idle/lead');
 });
@@ -52,6 +50,7 @@ describe('an idle browser closes on the server\'s clock', () => {
 describe('file choosers', () => {
   it('browser_file_upload answers the chooser a click opened with files from the server\'s disk', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'forge-upload-'));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
     writeFileSync(join(dir, 'a.txt'), 'hello');
     await a.call('browser_navigate', { url: `${pages.origin}/upload` });
     const none = await a.call('browser_file_upload', { paths: [join(dir, 'a.txt')] });

@@ -3,8 +3,8 @@
  * bad answer is refused in words with the chooser still open and the connection still usable,
  * and an answer past the limits is a dismiss with its sentence.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RunningServer, Agent } from './helpers/server.js';
@@ -40,6 +40,7 @@ afterAll(async () => {
 describe('a file chooser with nobody controlling the tab', () => {
   it('waits for the agent: browser_file_upload still answers it', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'forge-upload-'));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
     writeFileSync(join(dir, 'disk.txt'), 'from disk');
     await a.call('browser_click', { ref: 'css=#f' });
     const r = await a.call('browser_file_upload', { paths: [join(dir, 'disk.txt')] });

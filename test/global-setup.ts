@@ -1,21 +1,37 @@
 /**
  * Runs once around the whole suite: builds forge (the end-to-end tests start the built server)
- * and, at the end, asserts that no Chromium or Xvfb the suite started is still alive.
+ * and, at the end, asserts that no Chromium or Xvfb the suite started is still alive and that
+ * nothing the suite made is left in the temp dir.
  */
 import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { survivors, RUN_TAG_VAR } from './helpers/processes.js';
+
+/** This run's own temp dir: tests, servers, shells and browsers the suite starts inherit it as TMPDIR. */
+let runTmp = '';
 
 export async function setup(): Promise<void> {
   // Tag this run: servers and hosts the tests start inherit it (see helpers/processes.ts).
   process.env[RUN_TAG_VAR] ??= randomUUID();
+  // A short name: a host's temp dir under a test's state dir under it must fit a Unix socket path.
+  runTmp = mkdtempSync(join(tmpdir(), 'fs-'));
+  process.env.TMPDIR = runTmp;
   execFileSync(process.execPath, ['scripts/build.mjs'], { stdio: 'inherit' });
 }
 
 export async function teardown(): Promise<void> {
   await new Promise((r) => setTimeout(r, 500));
   const left = survivors();
+  let leftFiles: string[] = [];
+  try { leftFiles = readdirSync(runTmp); } catch { /* none made */ }
+  rmSync(runTmp, { recursive: true, force: true });
   if (left.length) {
     throw new Error(`processes outlived the test suite (orphans):\n${left.map((p) => `  ${p.pid} ${p.cmd}`).join('\n')}`);
+  }
+  if (leftFiles.length) {
+    throw new Error(`the test suite left files in its temp dir:\n${leftFiles.map((f) => `  ${f}`).join('\n')}`);
   }
 }

@@ -103,7 +103,8 @@ class PostOnlyClient {
 }
 
 beforeAll(async () => {
-  forge = await startForge({ env: { FORGE_MCP_SESSION_IDLE_MS: String(IDLE_MS) } });
+  // No reconnect grace: a reaped seat is released at once.
+  forge = await startForge({ env: { FORGE_MCP_SESSION_IDLE_MS: String(IDLE_MS) }, toml: '[agent]\nreconnect_grace_s = 0\n' });
   pages = await servePages({ '/': '<title>Crash site</title><p>an agent was here</p>' });
   // A live client keeps its GET stream open the whole test, and never calls.
   live = await connectAgent(forge, 'default/reap/live');

@@ -1,7 +1,8 @@
 /**
  * A terminal lives as long as its seat: while any session of the seat is open the shell runs on;
  * when the seat's last session ends, the shell is ended, its viewers are told why, and the seat's
- * next session starts a fresh one.
+ * next session starts a fresh one. The grace a seat waits for a reconnect is off here
+ * (terminal-reconnect-grace.test.ts holds it).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -23,7 +24,7 @@ async function shellPid(agent: Client): Promise<number> {
 const alive = (pid: number): boolean => { try { process.kill(pid, 0); return true; } catch { return false; } };
 const end = (c: Client): Promise<void> => (c.transport as StreamableHTTPClientTransport).terminateSession();
 
-beforeAll(async () => { server = await startForge({ toml: '[terminal]\nshell = "/bin/bash"\n' }); });
+beforeAll(async () => { server = await startForge({ toml: '[terminal]\nshell = "/bin/bash"\n[agent]\nreconnect_grace_s = 0\n' }); });
 afterAll(async () => {
   for (const c of clients) await c.close().catch(() => undefined);
   await server?.stop();

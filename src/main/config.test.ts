@@ -21,6 +21,12 @@ describe('forge.toml', () => {
     expect(() => parseConfig('[org]\nname = "acme\n', 'forge.toml')).toThrow(/^forge\.toml:2: /);
   });
 
+  it('a seat outlives its last session by [agent] reconnect_grace_s, 120 s unless set, 0 or more', () => {
+    expect(parseConfig('', 'forge.toml').agent.reconnectGraceS).toBe(120);
+    expect(parseConfig('[agent]\nreconnect_grace_s = 0\n', 'forge.toml').agent.reconnectGraceS).toBe(0);
+    expect(() => parseConfig('[agent]\nreconnect_grace_s = -1\n', 'f.toml')).toThrow('f.toml:2: key agent.reconnect_grace_s must be a number of seconds, 0 or more');
+  });
+
   it('file: URLs are refused unless [agent] allow_file_urls = true, and the key takes only true or false', () => {
     expect(defaultConfig().agent.allowFileUrls).toBe(false);
     expect(parseConfig('[agent]\nallow_file_urls = true\n', 'forge.toml').agent.allowFileUrls).toBe(true);

@@ -13,6 +13,7 @@ import {
   HIDDEN_AGENT_TABS_DEFAULT,
   HIDDEN_PERSON_TABS_DEFAULT,
   TERMINAL_IDLE_MINUTES_DEFAULT,
+  RECONNECT_GRACE_S_DEFAULT,
 } from '../shared/limits.js';
 
 /** The server's default port: what `./forge serve` binds without --port. */
@@ -29,7 +30,8 @@ export interface ForgeConfig {
   browser: { idleMinutes: number; hiddenAgentTabs: number; hiddenPersonTabs: number };
   /** `allowFileUrls`: whether agents may open file: URLs in the shared browser (off: the server's disk is not the agents'). */
   /** `snapshot`: "diff" answers an action with what changed in the page since the seat's last snapshot; "full" with the whole snapshot every time. */
-  agent: { allowFileUrls: boolean; snapshot: 'diff' | 'full' };
+  /** `reconnectGraceS`: how long a seat outlives its last session, seconds (0: released at once). */
+  agent: { allowFileUrls: boolean; snapshot: 'diff' | 'full'; reconnectGraceS: number };
   terminal: { idleMinutes: number; shell?: string };
   /** `theme`: the clients' palette — "system" follows each person's light or dark preference; "dark" or "light" pins that one for every client. */
   client: { theme: 'system' | 'dark' | 'light' };
@@ -56,7 +58,7 @@ export function defaultConfig(): ForgeConfig {
     org: { name: 'default', browserProfile: 'default' },
     projects: {},
     browser: { idleMinutes: BROWSER_IDLE_MINUTES_DEFAULT, hiddenAgentTabs: HIDDEN_AGENT_TABS_DEFAULT, hiddenPersonTabs: HIDDEN_PERSON_TABS_DEFAULT },
-    agent: { allowFileUrls: false, snapshot: 'diff' },
+    agent: { allowFileUrls: false, snapshot: 'diff', reconnectGraceS: RECONNECT_GRACE_S_DEFAULT },
     terminal: { idleMinutes: TERMINAL_IDLE_MINUTES_DEFAULT },
     client: { theme: 'system' },
     server: { host: DEFAULT_HOST, port: DEFAULT_PORT, insecureRemote: false },
@@ -71,7 +73,7 @@ const SCHEMA: Shape = {
   project: { name: 'string', browser_profile: 'string' },
   projects: 'projects',
   browser: { idle_minutes: 'number', hidden_agent_tabs: 'number', hidden_person_tabs: 'number' },
-  agent: { allow_file_urls: 'boolean', snapshot: 'string' },
+  agent: { allow_file_urls: 'boolean', snapshot: 'string', reconnect_grace_s: 'number' },
   terminal: { idle_minutes: 'number', shell: 'string' },
   client: { theme: 'string' },
   server: { host: 'string', port: 'number', tls_cert: 'string', tls_key: 'string', public_url: 'string', insecure_remote: 'boolean' },
@@ -122,7 +124,7 @@ export function parseConfig(text: string, file: string): ForgeConfig {
     if (v.browser_profile !== undefined) cfg.projects[p] = { browserProfile: name(v.browser_profile as string, `projects.${p}.browser_profile`, text, file) };
   }
   const browser = doc.browser as { idle_minutes?: number; hidden_agent_tabs?: number; hidden_person_tabs?: number } | undefined;
-  const agent = doc.agent as { allow_file_urls?: boolean; snapshot?: string } | undefined;
+  const agent = doc.agent as { allow_file_urls?: boolean; snapshot?: string; reconnect_grace_s?: number } | undefined;
   if (browser?.idle_minutes !== undefined) cfg.browser.idleMinutes = positive(browser.idle_minutes, 'browser.idle_minutes', text, file);
   if (browser?.hidden_agent_tabs !== undefined) cfg.browser.hiddenAgentTabs = count(browser.hidden_agent_tabs, 'browser.hidden_agent_tabs', text, file);
   if (browser?.hidden_person_tabs !== undefined) cfg.browser.hiddenPersonTabs = count(browser.hidden_person_tabs, 'browser.hidden_person_tabs', text, file);
@@ -130,6 +132,10 @@ export function parseConfig(text: string, file: string): ForgeConfig {
   if (agent?.snapshot !== undefined) {
     if (agent.snapshot !== 'diff' && agent.snapshot !== 'full') throw keyError(file, text, 'agent.snapshot', 'must be "diff" or "full"');
     cfg.agent.snapshot = agent.snapshot;
+  }
+  if (agent?.reconnect_grace_s !== undefined) {
+    if (!(agent.reconnect_grace_s >= 0)) throw keyError(file, text, 'agent.reconnect_grace_s', 'must be a number of seconds, 0 or more');
+    cfg.agent.reconnectGraceS = agent.reconnect_grace_s;
   }
   const terminal = doc.terminal as Record<string, unknown> | undefined;
   if (terminal?.idle_minutes !== undefined) cfg.terminal.idleMinutes = positive(terminal.idle_minutes as number, 'terminal.idle_minutes', text, file);

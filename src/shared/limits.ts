@@ -57,6 +57,14 @@ export const SHUTDOWN_TIMEOUT_MS = 5_000;
 /** Default idle close, minutes, for a browser host with no call and no viewer. */
 export const BROWSER_IDLE_MINUTES_DEFAULT = 30;
 
+/**
+ * How long a seat outlives its last MCP session, seconds ([agent] reconnect_grace_s): an agent's
+ * /new or /resume, or `forge mcp` restarting, opens its next session within it and finds its
+ * terminal, shell and scrollback as it left them; past it the seat is released. Two minutes
+ * covers a client restart with room; a crashed agent's shell lives that long more.
+ */
+export const RECONNECT_GRACE_S_DEFAULT = 120;
+
 /** Default idle close, minutes, for a terminal nobody uses. */
 export const TERMINAL_IDLE_MINUTES_DEFAULT = 30;
 

@@ -16,11 +16,21 @@ const ATTACH_ATTEMPTS = 2;
 /** Longest wait for the browser to answer a barrier, ms: a browser that stalls must not stall the call's answer. */
 const BARRIER_MAX_MS = 2_000;
 
-export type NewPageListener = (page: Page, targetId: string, openerId: string | undefined) => void;
+/**
+ * `opener`: the page that opened it, when one did; `severed` when that open was noopener or
+ * noreferrer (Chromium still names the opener then, but the new page has no window.opener).
+ */
+export type NewPageListener = (page: Page, targetId: string, opener: PageOpener | undefined) => void;
+export interface PageOpener { targetId: string; severed: boolean }
+interface TargetFacts { targetId: string; openerId?: string; canAccessOpener?: boolean }
+
+function openerOf(info: TargetFacts): PageOpener | undefined {
+  return info.openerId ? { targetId: info.openerId, severed: info.canAccessOpener === false } : undefined;
+}
 
 export class Driver {
   private creating = 0;
-  private arrived = new Map<string, { page: Page; openerId?: string }>();
+  private arrived = new Map<string, { page: Page; opener?: PageOpener }>();
   private waiting = new Map<string, (p: Page) => void>();
   private listener: NewPageListener = () => undefined;
   private popupListener: (targetId: string, openerId: string) => void = () => undefined;
@@ -99,7 +109,7 @@ export class Driver {
   }
 
   private async pageArrived(page: Page): Promise<void> {
-    let info: { targetId: string; openerId?: string };
+    let info: TargetFacts;
     try {
       info = await this.prepare(page);
     } catch {
@@ -107,22 +117,22 @@ export class Driver {
     }
     const waiter = this.waiting.get(info.targetId);
     if (waiter) { this.waiting.delete(info.targetId); waiter(page); return; }
-    if (this.creating > 0) { this.arrived.set(info.targetId, { page, openerId: info.openerId }); return; }
-    this.listener(page, info.targetId, info.openerId);
+    if (this.creating > 0) { this.arrived.set(info.targetId, { page, opener: openerOf(info) }); return; }
+    this.listener(page, info.targetId, openerOf(info));
   }
 
   private flushArrived(): void {
-    for (const [targetId, a] of this.arrived) this.listener(a.page, targetId, a.openerId);
+    for (const [targetId, a] of this.arrived) this.listener(a.page, targetId, a.opener);
     this.arrived.clear();
   }
 
   /** The page's own CDP session (focus emulation lives as long as it does) and its target id. */
-  private async prepare(page: Page): Promise<{ targetId: string; openerId?: string }> {
+  private async prepare(page: Page): Promise<TargetFacts> {
     const session = await this.context.newCDPSession(page);
     this.sessions.set(page, session);
-    const { targetInfo } = (await session.send('Target.getTargetInfo')) as { targetInfo: { targetId: string; openerId?: string } };
+    const { targetInfo } = (await session.send('Target.getTargetInfo')) as { targetInfo: TargetFacts };
     await session.send('Emulation.setFocusEmulationEnabled', { enabled: true }).catch(() => undefined);
-    return { targetId: targetInfo.targetId, openerId: targetInfo.openerId };
+    return { targetId: targetInfo.targetId, openerId: targetInfo.openerId, canAccessOpener: targetInfo.canAccessOpener };
   }
 
   session(page: Page): CDPSession | undefined { return this.sessions.get(page); }

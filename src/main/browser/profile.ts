@@ -7,7 +7,7 @@ import type { Download, FileChooser, Page } from 'playwright-core';
 import { BrowserHost, type HostExit } from '../../workers/cdp/host.js';
 import { ForgeError, exitCause, isForgeError } from '../../shared/errors.js';
 import { HIDDEN_AGENT_TABS_DEFAULT, HIDDEN_PERSON_TABS_DEFAULT, NAVIGATION_TIMEOUT_MS, POPUPS_PER_PAGE_MAX } from '../../shared/limits.js';
-import { Driver } from './driver.js';
+import { Driver, type PageOpener } from './driver.js';
 import { TabCallQueue } from './call-queue.js';
 import type { UrlPolicy } from './url-policy.js';
 import { TabRegistry, dialogRefusal, type DialogKind, type Tab, type TabUser } from './tabs.js';
@@ -160,6 +160,17 @@ export class ProfileBrowser {
     if (tab.owner && !this.seatInUse(tab.owner) && this.tabs.get(tab.pageId) === tab && !tab.heldBy) await this.closeTab(tab);
   }
 
+  /**
+   * Starts the host ahead of its first page call, on a first real need that is not one (a seat's
+   * session opening under the profile, a hand-off's Open, the strip's show), so that call finds it
+   * up. A start that fails is logged; the next call starts again and says why in its answer.
+   */
+  warm(why: string): void {
+    if (this.host?.alive || this.starting) return;
+    this.lastActivity = Date.now();
+    this.ensure().catch((e: Error) => log.warn({ profile: this.key, why, err: e.message }, 'browser host warm start failed'));
+  }
+
   /** Starts the host and its driver when none runs; concurrent callers share one start. */
   async ensure(): Promise<{ host: BrowserHost; driver: Driver }> {
     if (this.host?.alive && this.driver) return { host: this.host, driver: this.driver };
@@ -190,7 +201,7 @@ export class ProfileBrowser {
     }
     if (!host.alive) { await driver.close(); return; }
     this.driver = driver;
-    driver.onForeignPage((page, targetId, openerId) => this.foreignPage(page, targetId, openerId));
+    driver.onForeignPage((page, targetId, opener) => this.foreignPage(page, targetId, opener));
     driver.onPopupCreated((targetId, openerId) => this.popupCreated(targetId, openerId));
     for (const { page, targetId } of await driver.existingPages()) {
       if (!this.tabs.byTarget(targetId)) this.wire(this.tabs.add({ page, targetId, owner: null, title: '' }));
@@ -221,6 +232,8 @@ export class ProfileBrowser {
    * that ended it, whose own answer says so); a stopping server tells nobody.
    */
   async end(reason: string, tell: { except?: string } | false = false): Promise<void> {
+    // A start under way (a warm start) ends with the rest, not after them.
+    if (this.starting) await this.starting.catch(() => undefined);
     const host = this.host;
     if (!host) return;
     if (tell) this.noteRestart(reason, tell.except);
@@ -546,11 +559,12 @@ export class ProfileBrowser {
     if (waits.length) await Promise.race([Promise.all(waits), new Promise((r) => setTimeout(r, POPUP_REGISTER_MAX_MS))]);
   }
 
-  private async foreignPage(page: Page, targetId: string, openerId: string | undefined): Promise<void> {
+  private async foreignPage(page: Page, targetId: string, opener: PageOpener | undefined): Promise<void> {
     const pending = this.pendingPopups.get(targetId);
     this.pendingPopups.delete(targetId);
     try {
-      await this.registerForeign(page, targetId, openerId);
+      if (opener?.severed) this.registerSevered(page, targetId, opener.targetId);
+      else await this.registerForeign(page, targetId, opener?.targetId);
     } finally {
       pending?.done();
     }
@@ -573,6 +587,24 @@ export class ProfileBrowser {
         this.tabs.setCurrent(owner, tab);
         opener.notices.push(`tab ${opener.number} opened a popup: tab ${tab.number} (${tab.pageId}), now your current tab`);
       }
+    }
+    this.events.changed(this);
+  }
+
+  /**
+   * A page opened with noopener or noreferrer: its window has no opener, so it is no popup. It is
+   * the opening seat's tab (its page asked for it), listed but not made current, not followed by
+   * a surface and handing nothing back when it closes.
+   */
+  private registerSevered(page: Page, targetId: string, openerTargetId: string): void {
+    if (this.tabs.byTarget(targetId)) return;
+    const from = this.tabs.byTarget(openerTargetId);
+    const owner = from?.owner ?? null;
+    const tab = this.wire(this.tabs.add({ page, targetId, owner, title: '' }));
+    // Its first load may have come before it was wired.
+    page.title().then((t) => { if (t && t !== tab.title) { tab.title = t; this.events.changed(this); } }, () => undefined);
+    if (from && owner) {
+      from.notices.push(`tab ${from.number} opened tab ${tab.number} (${tab.pageId}) without an opener (noopener): it is not a popup and tab ${from.number} stays your current tab; browser_tabs select drives it`);
     }
     this.events.changed(this);
   }

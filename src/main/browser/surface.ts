@@ -33,6 +33,7 @@ export class BrowserSurface implements Surface {
   private handOffs?: BrowserHandOffs;
   private choosers?: FileChoosers;
   private downloads?: Downloads;
+  private stopping = false;
 
   constructor(private readonly ctx: ServerContext) {
     const period = Math.max(250, Math.min(IDLE_SWEEP_PERIOD_MAX_MS, (ctx.config.browser.idleMinutes * 60_000) / 4));
@@ -76,7 +77,9 @@ export class BrowserSurface implements Surface {
     this.handOffs?.registerTool(server, ctx);
     const n = (this.sessions.get(ctx.seat.key) ?? 0) + 1;
     this.sessions.set(ctx.seat.key, n);
-    this.profile(ctx.profileKey).seatActive(ctx.seat.key, true);
+    const p = this.profile(ctx.profileKey);
+    p.seatActive(ctx.seat.key, true);
+    if (!this.stopping) p.warm(`seat ${ctx.seat.key}'s session opened`);
   }
 
   sessionClosed(ctx: SessionContext): void {
@@ -99,6 +102,8 @@ export class BrowserSurface implements Surface {
       handOffOpened: (id) => handOffs.opened(id),
       handOffNames: (pageId) => handOffs.names(pageId),
       idleMinutes: this.ctx.config.browser.idleMinutes,
+      // A hand-off's Open and the strip's show are real needs of the browser: its host starts.
+      wanted: (p, why) => { if (!this.stopping) p.warm(why); },
       // A person showing a tab, and leaving it, is the tab's use; showing an unloaded tab rebuilds it.
       tabShown: async (p, tab) => {
         p.markUse(tab, 'person');
@@ -151,6 +156,7 @@ export class BrowserSurface implements Surface {
   }
 
   async stop(): Promise<void> {
+    this.stopping = true;
     clearInterval(this.sweep);
     this.handOffs?.stop();
     this.downloads?.stop();

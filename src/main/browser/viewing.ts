@@ -39,6 +39,8 @@ export interface BrowserDirectory {
   /** The page a hand-off link shows. */
   handOffPage(id: string): { profileKey: string; pageId: string; tabNumber: number } | undefined;
   handOffOpened(id: string): void;
+  /** A person asked to see the profile's browser (a hand-off's Open, the strip's show): its host starts when none runs. */
+  wanted?(profile: ProfileBrowser, why: string): void;
   /** Whether a parked hand-off names this page id. */
   handOffNames(pageId: string): boolean;
   /** [browser] idle_minutes: the strip's hover says when an unwatched host closes. */
@@ -299,12 +301,14 @@ export class BrowserViewing {
       const page = this.dir.handOffPage(v.handoff);
       if (!page) throw new ForgeError('hand_off', 'this hand-off has been answered; the link shows nothing more');
       const hp = this.dir.profile(page.profileKey);
+      if (!hp.host?.alive) this.dir.wanted?.(hp, 'a hand-off was opened');
       if (!(hp.host?.alive && hp.tabs.get(page.pageId))) throw this.missingPage(hp, page.pageId, v.grant);
       m = { ...m, pageId: page.pageId, tab: undefined, seat: undefined };
       this.dir.handOffOpened(v.handoff);
     }
     const p = v.handoff ? this.dir.profile(this.dir.handOffPage(v.handoff)!.profileKey) : this.profileFor(v, m.seat);
     if (!v.handoff) s.subscribed ??= p.key;
+    if (!p.host?.alive) this.dir.wanted?.(p, 'a person showed the browser');
     // What this viewer may watch: the link's page, or the tabs its token covers.
     const mayWatch = (t: Tab | undefined): t is Tab => !!t?.owner && (v.handoff !== undefined || tabAllowed(v.grant, t.pageId, t.owner));
     if (m.pageId !== undefined && !(p.host?.alive && mayWatch(p.tabs.get(String(m.pageId))))) throw this.missingPage(p, String(m.pageId), v.grant);

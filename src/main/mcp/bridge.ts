@@ -11,6 +11,7 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { readServerInfo, resolveStateDir, type ServerInfo } from '../state.js';
 import { parseSeat } from '../seat.js';
+import { SEAT_ENV_META, agentEnvironment } from './seat-env.js';
 
 /** How long the bridge waits for a server it started to write server.json, ms. */
 const SERVER_START_WAIT_MS = 30_000;
@@ -51,7 +52,15 @@ export async function runBridge(opts: { seat: string; stateDir?: string; config?
   const upstream = new StreamableHTTPClientTransport(url, { requestInit: { headers: { authorization: `Bearer ${info.token}` } } });
   const local = new StdioServerTransport();
   upstream.onmessage = (m) => { void local.send(m); };
-  local.onmessage = (m) => { void upstream.send(m).catch((e: Error) => process.stderr.write(`forge mcp: ${e.message}\n`)); };
+  // The seat's shell starts with the agent's environment: it rides on the initialize request.
+  const env = agentEnvironment(process.env);
+  local.onmessage = (m) => {
+    if ('method' in m && m.method === 'initialize') {
+      const params = (m.params ?? {}) as { _meta?: Record<string, unknown> };
+      m = { ...m, params: { ...params, _meta: { ...params._meta, [SEAT_ENV_META]: env } } };
+    }
+    void upstream.send(m).catch((e: Error) => process.stderr.write(`forge mcp: ${e.message}\n`));
+  };
   let ending = false;
   // The agent went (its stdin ended): the session is ended on the server, so the seat's tabs go with it.
   const end = async (): Promise<void> => {

@@ -9,6 +9,8 @@ export interface SessionContext {
   profileKey: string;
   /** The working directory the session named (`?cwd=`, the stdio bridge sends its own): the seat's tree. */
   cwd?: string;
+  /** The agent's environment the session brought (the stdio bridge sends its own; see seat-env.ts): the seat's shell starts with it. */
+  env?: Record<string, string>;
   log: Logger;
   /** Set once the session has ended (the client closed it): a call it left running knows the seat went. */
   ended?: boolean;

@@ -15,6 +15,7 @@ import { log } from '../logging.js';
 import type { SessionContext } from './context.js';
 import type { TokenBook } from '../../workers/relay/tokens.js';
 import { seatsCover, type AgentGrant } from '../../shared/grants.js';
+import { seatEnvOf } from './seat-env.js';
 
 export interface McpHooks {
   /** The seat's profile key, or a refusal when the seat is not this server's org. */
@@ -185,18 +186,20 @@ export class McpEndpoint {
     let seat: Seat;
     let profileKey: string;
     let cwd: string | undefined;
+    let env: Record<string, string> | undefined;
     try {
       seat = parseSeat(url.searchParams.get('seat'));
       if (!seatsCover(grant.seats, seat.key)) throw new ForgeError('auth', `this agent key does not cover seat ${seat.key}; it covers ${grant.seats!.join(', ')}`);
       profileKey = this.hooks.profileFor(seat);
       cwd = sessionCwd(url.searchParams.get('cwd'));
+      env = seatEnvOf(body);
     } catch (e) {
       res.writeHead(isForgeError(e, 'auth') ? 403 : 400, { 'content-type': 'application/json' })
         .end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32602, message: (e as Error).message }, id: null }));
       return;
     }
     const sessionId = randomUUID();
-    const ctx: SessionContext = { seat, sessionId, profileKey, ...(cwd ? { cwd } : {}), log: log.child({ seat: seat.key, session: sessionId.slice(0, 8), profile: profileKey }) };
+    const ctx: SessionContext = { seat, sessionId, profileKey, ...(cwd ? { cwd } : {}), ...(env ? { env } : {}), log: log.child({ seat: seat.key, session: sessionId.slice(0, 8), profile: profileKey }) };
     const server = new McpServer({ name: 'forge', version: this.version }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
     this.hooks.registerTools(server, ctx);
     const transport = new StreamableHTTPServerTransport({

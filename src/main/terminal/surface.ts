@@ -42,10 +42,14 @@ export class TerminalSurface implements Surface {
   private nextId = 1;
   /** The working directory each seat's sessions named: where its next terminal starts. */
   private seatCwd = new Map<string, string>();
+  /** The agent's environment each seat's sessions brought: its next terminal starts with it. */
+  private seatEnv = new Map<string, Record<string, string>>();
   /** Open MCP sessions per seat: the seat is released when its last one closes. */
   private sessions = new Map<string, number>();
   /** A seat's terminal whose shell exited: its row says exited until the seat starts another or is released. */
   private exited = new Map<string, TerminalRecord>();
+  /** Seats whose last session ended, released when their reconnect grace runs out without a new one. */
+  private releasing = new Map<string, NodeJS.Timeout>();
   private sweep: NodeJS.Timeout;
   private stopping = false;
   /** Counted here; the bytes, drops and holder pauses are counted where they happen, in the relay. */
@@ -60,20 +64,40 @@ export class TerminalSurface implements Surface {
 
   registerTools(server: McpServer, sctx: SessionContext): void {
     if (sctx.cwd) this.seatCwd.set(sctx.seat.key, sctx.cwd);
+    if (sctx.env) this.seatEnv.set(sctx.seat.key, sctx.env);
+    // A new session within the grace (an agent's /new or /resume, a restarted bridge) keeps the seat's terminal.
+    clearTimeout(this.releasing.get(sctx.seat.key));
+    this.releasing.delete(sctx.seat.key);
     this.sessions.set(sctx.seat.key, (this.sessions.get(sctx.seat.key) ?? 0) + 1);
     registerTerminalTools(this, server, sctx);
     this.pushRows();
   }
 
-  /** The seat's last session closed: the seat is released, and its terminal ends with it. */
+  /**
+   * The seat's last session closed: its terminal, shell and scrollback wait [agent]
+   * reconnect_grace_s for the seat's next session; with none by then the seat is released.
+   */
   sessionClosed(sctx: SessionContext): void {
     const seat = sctx.seat.key;
     const n = (this.sessions.get(seat) ?? 1) - 1;
     if (n > 0) { this.sessions.set(seat, n); return; }
     this.sessions.delete(seat);
+    const graceS = this.ctx.config.agent.reconnectGraceS;
+    if (graceS <= 0 || this.stopping) { this.release(seat, ''); return; }
+    clearTimeout(this.releasing.get(seat));
+    const timer = setTimeout(() => this.release(seat, ` and no new one came within ${graceS} s`), graceS * 1000);
+    timer.unref();
+    this.releasing.set(seat, timer);
+    this.pushRows();
+  }
+
+  /** The seat is released: its terminal ends and its viewers are told. */
+  private release(seat: string, why: string): void {
+    this.releasing.delete(seat);
+    if (this.sessions.has(seat)) return;
     this.exited.delete(seat);
     const r = this.forSeat(seat);
-    if (r) this.close(r, `terminal ${r.number} closed: its seat's session ended`);
+    if (r) this.close(r, `terminal ${r.number} closed: its seat's session ended${why}`);
     else this.pushRows();
   }
 
@@ -96,6 +120,8 @@ export class TerminalSurface implements Surface {
   async stop(): Promise<void> {
     this.stopping = true;
     clearInterval(this.sweep);
+    for (const t of this.releasing.values()) clearTimeout(t);
+    this.releasing.clear();
     for (const r of this.byId.values()) r.handOff?.answer('withdrawn');
     await this.pty.stop();
     // A shell asked for just before the stop never comes up: its callers hear why.
@@ -138,7 +164,8 @@ export class TerminalSurface implements Surface {
       this.counters.opened++;
       const env: Record<string, string> = {};
       for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v;
-      Object.assign(env, { TERM: 'xterm-256color', COLORTERM: 'truecolor' });
+      // The agent's own variables (its PATH, its virtualenv) over the server's.
+      Object.assign(env, this.seatEnv.get(seat), { TERM: 'xterm-256color', COLORTERM: 'truecolor' });
       this.pty.post({ t: 'open', spec: { id, shell, cwd, env, cols, rows } });
       log.info({ seat, terminal: id, shell, cwd }, 'terminal opening');
     }

@@ -15,6 +15,7 @@ import { ForgeError, displayExitedSentence, hostExitedSentence } from '../../sha
 import { HOST_START_TIMEOUT_MS } from '../../shared/limits.js';
 import { AudioSink } from './audio-sink.js';
 import { writeSoundExtension } from './sound-extension.js';
+import { makeHostTmp, removeHostTmp } from './host-tmp.js';
 
 export const CHROMIUM_BINARY = process.env.FORGE_CHROMIUM ?? '/usr/lib/chromium/chromium';
 export const XVFB_BINARY = '/usr/bin/Xvfb';
@@ -148,6 +149,8 @@ export class BrowserHost {
   display = -1;
   /** The directory holding Xvfb's framebuffer file (XWD), for capture. */
   fbDir = '';
+  /** Chromium's TMPDIR, the host's own (see host-tmp.ts). */
+  tmpDir = '';
   cdpPort = 0;
   /** The browser's DevTools websocket URL. */
   wsEndpoint = '';
@@ -244,10 +247,11 @@ export class BrowserHost {
     clearStaleSingleton(this.userDataDir);
     markExitedCleanly(join(this.userDataDir, 'Default', 'Preferences'));
     const soundExtension = this.audio ? writeSoundExtension(join(this.profileDir, 'sound-extension')) : undefined;
+    this.tmpDir = makeHostTmp(this.profileDir);
     const child = spawn(SETPRIV_BINARY, ['--pdeathsig', 'SIGKILL', '--', CHROMIUM_BINARY, ...chromiumArgs(this.userDataDir, soundExtension)], {
       detached: true,
       stdio: ['ignore', 'ignore', 'pipe'],
-      env: { ...process.env, ...(this.audio?.clientEnv() ?? {}), DISPLAY: `:${this.display}`, XDG_CONFIG_HOME: join(this.profileDir, 'xdg-config'), XDG_CACHE_HOME: join(this.profileDir, 'xdg-cache') },
+      env: { ...process.env, ...(this.audio?.clientEnv() ?? {}), DISPLAY: `:${this.display}`, XDG_CONFIG_HOME: join(this.profileDir, 'xdg-config'), XDG_CACHE_HOME: join(this.profileDir, 'xdg-cache'), TMPDIR: this.tmpDir },
     });
     this.chromium = child;
     child.on('error', () => { /* exit follows */ });
@@ -325,6 +329,7 @@ export class BrowserHost {
       // no lock file, its SIGTERM removes its socket, and after a kill -9 the next Xvfb to take
       // that number replaces the stale socket. By now that next Xvfb may well own the number.
       if (this.fbDir) rmSync(this.fbDir, { recursive: true, force: true });
+      removeHostTmp(this.tmpDir);
       liveHosts.delete(this);
     })();
     return this.stopped;

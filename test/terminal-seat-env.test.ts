@@ -1,0 +1,52 @@
+/**
+ * The seat's terminal carries its agent's environment: `forge mcp` sends its own (a PATH with the
+ * agent's tools first, a virtualenv) and the seat's shell starts with it; forge's own variables
+ * stay forge's.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { startForge, type RunningServer } from './helpers/server.js';
+
+let forge: RunningServer;
+let tools: string;
+let client: Client;
+
+beforeAll(async () => {
+  forge = await startForge({ toml: '[terminal]\nshell = "/bin/bash"\n' });
+  tools = mkdtempSync(join(tmpdir(), 'forge-agent-bin-'));
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v;
+  Object.assign(env, { PATH: `${tools}:${process.env.PATH}`, VIRTUAL_ENV: join(tools, 'venv'), FORGE_PROBE_SECRET: 'not-for-the-shell' });
+  client = new Client({ name: 'seat-env-test', version: '0' });
+  await client.connect(new StdioClientTransport({
+    command: process.execPath,
+    args: ['dist/src/main/cli.js', 'mcp', '--seat', 'default/envs/lead', '--state', forge.stateDir],
+    env,
+    stderr: 'pipe',
+  }));
+});
+
+afterAll(async () => {
+  await client?.close();
+  await forge?.stop();
+  rmSync(tools, { recursive: true, force: true });
+});
+
+async function run(command: string): Promise<string> {
+  const r = await client.callTool({ name: 'terminal__run', arguments: { command } });
+  expect(r.isError).toBeFalsy();
+  return (r.structuredContent as { output: string }).output.trim();
+}
+
+describe('the seat\'s shell starts with its agent\'s environment', () => {
+  it('the PATH forge mcp runs with reaches the seat\'s shell, its virtualenv too, and forge\'s own variables do not', async () => {
+    // The shell's own startup files may put their directories in front; the agent's is there.
+    expect((await run('echo $PATH')).split(':')).toContain(tools);
+    expect(await run('echo "$VIRTUAL_ENV"')).toBe(join(tools, 'venv'));
+    expect(await run('echo "[${FORGE_PROBE_SECRET:-}]"')).toBe('[]');
+  });
+});
