@@ -1,0 +1,32 @@
+/**
+ * A forge process as one node of a cluster: its NATS connection, its profile leases and the
+ * routing of viewers to the node owning their profile. Loaded only with [cluster].
+ */
+import type { NatsConnection } from '@nats-io/transport-node';
+import { type ClusterConfig, type ForgeConfig } from '../config.js';
+import { log } from '../logging.js';
+import { connectNats } from './connection.js';
+import { ProfileLeases } from './leases.js';
+
+export class ClusterNode {
+  private constructor(readonly cfg: ClusterConfig, private readonly config: ForgeConfig, private readonly nc: NatsConnection, readonly leases: ProfileLeases) {}
+
+  static async start(config: ForgeConfig): Promise<ClusterNode> {
+    const cfg = config.cluster!;
+    const nc = await connectNats(cfg, 'main');
+    const leases = await ProfileLeases.open(nc, cfg.node, cfg.roles.includes('browser'));
+    void (async () => {
+      for await (const s of nc.status()) {
+        if (s.type === 'disconnect' || s.type === 'reconnect') log.warn({ node: cfg.node, status: s.type }, `node ${cfg.node}: NATS ${s.type === 'disconnect' ? 'connection lost; reconnecting' : 'connection back'}`);
+      }
+    })().catch(() => undefined);
+    log.info({ node: cfg.node, nats: cfg.nats, roles: cfg.roles }, 'joined the cluster');
+    return new ClusterNode(cfg, config, nc, leases);
+  }
+
+  /** Gives the leases back (another node may take the profiles at once) and leaves NATS. */
+  async close(): Promise<void> {
+    await this.leases.close();
+    await this.nc.drain().catch(() => undefined);
+  }
+}
