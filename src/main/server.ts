@@ -87,9 +87,11 @@ export async function startServer(opts: ServeOptions): Promise<void> {
   const relay = new Worker(join(here, '..', 'workers', 'relay', 'worker.js'), {
     workerData: { host: config.server.host, port, agentKey: token, viewerToken, tokens: readTokens(stateDir), org: config.org.name, webDir: join(root, 'dist', 'web'), mcpPort, linkSecret,
       ...(config.server.tls ? { tls: { certFile: config.server.tls.cert.path, keyFile: config.server.tls.key.path } } : {}),
-      ...(config.server.publicUrl ? { publicUrl: config.server.publicUrl } : {}) } satisfies RelayWorkerData,
+      ...(config.server.publicUrl ? { publicUrl: config.server.publicUrl } : {}),
+      ...(config.cluster ? { cluster: config.cluster } : {}) } satisfies RelayWorkerData,
   });
   const hub = new ViewerHub(relay);
+  cluster?.attach(hub);
   const ctx: ServerContext = { config, stateDir, token, hub, linkSecret, baseUrl: () => baseUrl, ...(cluster ? { cluster } : {}) };
   surfaces.push(new BrowserSurface(ctx));
   surfaces.push(new TerminalSurface(ctx));

@@ -3,12 +3,17 @@
  * routing of viewers to the node owning their profile. Loaded only with [cluster].
  */
 import type { NatsConnection } from '@nats-io/transport-node';
-import { type ClusterConfig, type ForgeConfig } from '../config.js';
+import { profileKeyFor, type ClusterConfig, type ForgeConfig } from '../config.js';
+import { parseSeat } from '../seat.js';
 import { log } from '../logging.js';
+import type { ViewerHub } from '../viewers.js';
 import { connectNats } from './connection.js';
 import { ProfileLeases } from './leases.js';
+import { ViewerRouting } from './viewer-routing.js';
 
 export class ClusterNode {
+  private routing?: ViewerRouting;
+
   private constructor(readonly cfg: ClusterConfig, private readonly config: ForgeConfig, private readonly nc: NatsConnection, readonly leases: ProfileLeases) {}
 
   static async start(config: ForgeConfig): Promise<ClusterNode> {
@@ -24,8 +29,24 @@ export class ClusterNode {
     return new ClusterNode(cfg, config, nc, leases);
   }
 
+  /** The profile a viewer opening with `query` sees: its seat's, or the org's own. */
+  private profileOf(query: string): string | undefined {
+    const seat = new URLSearchParams(query).get('seat');
+    try { return profileKeyFor(this.config, seat ? parseSeat(seat).project : '*'); } catch { return undefined; }
+  }
+
+  /** From now on, a viewer whose profile another node owns is served there, and other nodes' viewers are served here. */
+  attach(hub: ViewerHub): void {
+    this.routing = new ViewerRouting(this.nc, this.cfg.node, hub, (query) => {
+      const key = this.profileOf(query);
+      return key === undefined ? undefined : this.leases.owner(key);
+    });
+    hub.bridge = this.routing;
+  }
+
   /** Gives the leases back (another node may take the profiles at once) and leaves NATS. */
   async close(): Promise<void> {
+    this.routing?.close();
     await this.leases.close();
     await this.nc.drain().catch(() => undefined);
   }

@@ -7,6 +7,7 @@ import type { ClientMessage } from '../../shared/protocol.js';
 import type { FanoutCounters } from './fanout.js';
 import type { ViewerGrant } from '../../shared/grants.js';
 import type { TokenRecord } from './tokens.js';
+import type { ClusterConfig } from '../../main/config.js';
 
 export interface RelayWorkerData {
   host: string;
@@ -28,6 +29,8 @@ export interface RelayWorkerData {
   tls?: { certFile: string; keyFile: string };
   /** `[server] public_url`: its host and origin are served beside the loopback names. */
   publicUrl?: string;
+  /** `[cluster]`: the relay joins NATS itself, so frames between nodes never cross the main thread. */
+  cluster?: ClusterConfig;
 }
 
 /** main → relay */
@@ -48,6 +51,10 @@ export type ToRelay =
   | { t: 'frame_source_end'; source: number }
   /** Viewer `viewer` now watches frame id `tab` of `source` (null: nothing); it gets a keyframe first. */
   | { t: 'watch'; viewer: number; source: number; tab: number | null }
+  /** Node `node` does (`on`) or no longer does watch frame id `tab` of `source`: its frames go out over NATS (see cluster/frame-bridge.ts). */
+  | { t: 'frame_export'; node: string; source: number; tab: number; on: boolean }
+  /** Viewer `viewer` now watches frame id `tab` of node `node`'s tab (null: nothing), its frames coming over NATS. */
+  | { t: 'watch_remote'; viewer: number; node: string; tab: number | null }
   /** Asks for the fan-out counters and the relay thread's CPU time. */
   | { t: 'fanout_stats' }
   | { t: 'stop' };
