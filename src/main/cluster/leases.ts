@@ -9,6 +9,7 @@ import type { NatsConnection } from '@nats-io/transport-node';
 import { ForgeError } from '../../shared/errors.js';
 import { log } from '../logging.js';
 import { LEASE_BUCKET } from './protocol.js';
+import type { Presence } from './presence.js';
 
 /**
  * A lease's life without renewal, ms: how long a dead node's profiles stay unplaceable. Long
@@ -29,15 +30,15 @@ export class ProfileLeases {
   private lostListeners: Array<(key: string, sentence: string) => void> = [];
   private closed = false;
 
-  private constructor(private readonly kv: KV, readonly node: string, private readonly mayHost: boolean) {
+  private constructor(private readonly kv: KV, readonly node: string, private readonly mayHost: boolean, private readonly presence: Presence) {
     this.renewal = setInterval(() => void this.renew(), LEASE_RENEW_MS);
     this.renewal.unref();
   }
 
   /** `mayHost`: the node's roles include "browser"; without it the node never takes a lease. */
-  static async open(nc: NatsConnection, node: string, mayHost: boolean): Promise<ProfileLeases> {
+  static async open(nc: NatsConnection, node: string, mayHost: boolean, presence: Presence): Promise<ProfileLeases> {
     const kv = await new Kvm(nc).create(LEASE_BUCKET, { ttl: LEASE_TTL_MS, history: 1 });
-    const leases = new ProfileLeases(kv, node, mayHost);
+    const leases = new ProfileLeases(kv, node, mayHost, presence);
     await leases.follow();
     return leases;
   }
@@ -85,6 +86,18 @@ export class ProfileLeases {
       // Given back between the create and the read: one more try.
       this.held.set(key, await this.kv.create(key, this.node));
       return;
+    }
+    if (!this.presence.alive(other) && this.presence.listenedLongEnough()) {
+      // The holder stopped answering: its lease is taken now rather than when it lapses. Only one
+      // taker's update matches the revision; the holder, if it was only cut off, loses it on its next renewal.
+      try {
+        this.held.set(key, await this.kv.update(key, this.node, e!.revision));
+        log.warn({ profile: key, node: this.node, from: other }, 'profile lease taken over from a node that stopped answering');
+        return;
+      } catch {
+        const now = await this.kv.get(key).catch(() => null);
+        throw new ForgeError('host_in_use', `profile ${key} is being placed on node ${now?.operation === 'PUT' ? now.string() : 'another node'} after node ${other} stopped answering; call again`);
+      }
     }
     throw new ForgeError('host_in_use', `profile ${key} is hosted by node ${other}; node ${this.node} starts no host for it while ${other} holds it (its lease lapses ${LEASE_TTL_MS / 1000} s after ${other} stops)`);
   }

@@ -10,23 +10,25 @@ import type { ViewerHub } from '../viewers.js';
 import { connectNats } from './connection.js';
 import { ProfileLeases } from './leases.js';
 import { ViewerRouting } from './viewer-routing.js';
+import { Presence } from './presence.js';
 
 export class ClusterNode {
   private routing?: ViewerRouting;
 
-  private constructor(readonly cfg: ClusterConfig, private readonly config: ForgeConfig, private readonly nc: NatsConnection, readonly leases: ProfileLeases) {}
+  private constructor(readonly cfg: ClusterConfig, private readonly config: ForgeConfig, private readonly nc: NatsConnection, readonly leases: ProfileLeases, readonly presence: Presence) {}
 
   static async start(config: ForgeConfig): Promise<ClusterNode> {
     const cfg = config.cluster!;
     const nc = await connectNats(cfg, 'main');
-    const leases = await ProfileLeases.open(nc, cfg.node, cfg.roles.includes('browser'));
+    const presence = new Presence(nc, cfg.node);
+    const leases = await ProfileLeases.open(nc, cfg.node, cfg.roles.includes('browser'), presence);
     void (async () => {
       for await (const s of nc.status()) {
         if (s.type === 'disconnect' || s.type === 'reconnect') log.warn({ node: cfg.node, status: s.type }, `node ${cfg.node}: NATS ${s.type === 'disconnect' ? 'connection lost; reconnecting' : 'connection back'}`);
       }
     })().catch(() => undefined);
     log.info({ node: cfg.node, nats: cfg.nats, roles: cfg.roles }, 'joined the cluster');
-    return new ClusterNode(cfg, config, nc, leases);
+    return new ClusterNode(cfg, config, nc, leases, presence);
   }
 
   /** The profile a viewer opening with `query` sees: its seat's, or the org's own. */
@@ -39,14 +41,18 @@ export class ClusterNode {
   attach(hub: ViewerHub): void {
     this.routing = new ViewerRouting(this.nc, this.cfg.node, hub, (query) => {
       const key = this.profileOf(query);
-      return key === undefined ? undefined : this.leases.owner(key);
+      const owner = key === undefined ? undefined : this.leases.owner(key);
+      // A silent owner serves nobody: the viewer is served here until the profile is placed again.
+      return owner !== undefined && this.presence.alive(owner) ? owner : undefined;
     });
     hub.bridge = this.routing;
+    this.presence.onGone((node) => this.routing?.nodeGone(node));
   }
 
   /** Gives the leases back (another node may take the profiles at once) and leaves NATS. */
   async close(): Promise<void> {
     this.routing?.close();
+    this.presence.close();
     await this.leases.close();
     await this.nc.drain().catch(() => undefined);
   }

@@ -6,6 +6,7 @@
  *   forge.node.<node>.pushes                   what that node sends back to those viewers
  *   forge.frames.<owner>.<frame>.<subscriber>  one tab's encoded frames, for one subscribing node
  *   forge.keyframe.<owner>                     a subscribing node asks a whole picture of a tab
+ *   forge.presence.<node>                      the node is alive (empty, twice a second)
  *
  * A frame crosses NATS once per subscribing node, whatever its number of viewers there.
  */
@@ -24,6 +25,7 @@ export const subjects = {
   pushes: (node: string): string => `forge.node.${node}.pushes`,
   frames: (owner: string, frame: number, subscriber: string): string => `forge.frames.${owner}.${frame}.${subscriber}`,
   keyframe: (owner: string): string => `forge.keyframe.${owner}`,
+  presence: (node: string): string => `forge.presence.${node}`,
 };
 
 /** A viewer connected to node `from`, served by the node it is sent to (the one owning its profile). */

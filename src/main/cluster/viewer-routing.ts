@@ -17,6 +17,14 @@ import { packOp, subjects, unpackOp, type PushOp, type ViewerOp } from './protoc
 /** Ids of viewers served here for other nodes start here: the relay's own count up from 1 and never reach it. */
 export const REMOTE_VIEWER_BASE = 2 ** 40;
 
+/** Close code for a viewer whose serving node stopped answering: 1012, "service restart", so its client reconnects. */
+export const CLOSE_NODE_GONE = 1012;
+
+/** The close reason a viewer reads (a WebSocket reason is at most 123 bytes). */
+export function nodeGoneSentence(node: string): string {
+  return `node ${node.slice(0, 40)} hosting this profile stopped answering; reconnecting`;
+}
+
 interface Origin { node: string; viewer: number }
 interface Exported { source: number; frame: number }
 
@@ -167,6 +175,22 @@ export class ViewerRouting implements ViewerBridge {
       const n = (this.exportCounts.get(k) ?? 0) + 1;
       this.exportCounts.set(k, n);
       if (n === 1) this.hub.post({ t: 'frame_export', node: g.node, source: next.source, tab: next.frame, on: true });
+    }
+  }
+
+  /**
+   * Node `node` stopped answering: this node's viewers it served are closed with a sentence (their
+   * clients reconnect, and are served where the profile is now), and its viewers served here end.
+   */
+  nodeGone(node: string): void {
+    for (const [viewer, at] of [...this.servedElsewhere]) {
+      if (at !== node) continue;
+      this.servedElsewhere.delete(viewer);
+      this.hub.post({ t: 'close_viewer', viewer, code: CLOSE_NODE_GONE, reason: nodeGoneSentence(node) });
+      this.hub.post({ t: 'watch_remote', viewer, node, tab: null });
+    }
+    for (const g of [...this.guests.values()]) {
+      if (g.node === node) this.guestOp({ op: 'close', from: node, viewer: g.viewer });
     }
   }
 
