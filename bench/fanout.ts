@@ -6,64 +6,19 @@
  * viewers, anim to 200 with 10% slow viewers (they stop reading), simple to 1 and to 1000, and
  * anim to 200 through a plain `ws` relay. The last line printed is one JSON object.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { BrowserHost } from '../src/workers/cdp/host.js';
-import { FramePipeline } from '../src/workers/cdp/pipeline.js';
-import { CdpConnection } from '../src/workers/cdp/connection.js';
-import { WebpRing } from '../src/shared/ring.js';
-import type { EncodedFrame } from '../src/workers/encode/protocol.js';
-import { LoadGen, Relay, saveRun, root, servePages, sleep, type ViewerResult } from './harness.js';
+import { LoadGen, Relay, saveRun, root, sleep, type ViewerResult } from './harness.js';
 import { Replayer, type Recorded } from './replay.js';
+import { record } from './record.js';
 import { median } from './stamp.js';
 
 const json = process.argv.includes('--json');
 const secIdx = process.argv.indexOf('--seconds');
 const SECONDS = secIdx > 0 ? Number(process.argv[secIdx + 1]) : 6;
-/** Frames recorded per page: two seconds of a 60 Hz page. */
-const RECORD_FRAMES = 120;
 const log = (s: string): void => { if (!json) process.stderr.write(s + '\n'); };
 const round = (n: number, d = 3): number => Math.round(n * 10 ** d) / 10 ** d;
-
-async function record(): Promise<Record<'anim' | 'simple', Recorded[]>> {
-  const { server, base } = await servePages();
-  const profileDir = mkdtempSync(join(tmpdir(), 'forge-bench-fanout-'));
-  const host = new BrowserHost({ profileKey: 'bench/fanout', profileDir });
-  await host.start();
-  const pipeline = await FramePipeline.start(host);
-  const src = pipeline.relaySource();
-  const ring = new WebpRing(src.webpRing, src.webpRingSlots, src.webpSlotBytes);
-  const cdp = await CdpConnection.connect(host.wsEndpoint);
-  const out: Record<string, Recorded[]> = {};
-  let sink: Recorded[] = [];
-  src.port.on('message', (m: EncodedFrame) => {
-    const f = ring.take(m.slot, m.tab, m.seq);
-    if (!f) return;
-    if (sink.length < RECORD_FRAMES) sink.push({ flags: f.flags, parts: f.parts.map((p) => new Uint8Array(p)) });
-    ring.done(m.slot);
-  });
-  try {
-    for (const page of ['anim', 'simple'] as const) {
-      const { targetId } = await cdp.send<{ targetId: string }>('Target.createTarget', { url: `${base}/${page}.html`, newWindow: true });
-      await sleep(500);
-      sink = [];
-      await pipeline.capture(targetId, 1, 1280, 720);
-      while (sink.length < RECORD_FRAMES) await sleep(50);
-      out[page] = sink;
-      await pipeline.uncapture(targetId);
-      await cdp.send('Target.closeTarget', { targetId });
-    }
-  } finally {
-    await cdp.close();
-    await pipeline.stop();
-    await host.stop();
-    server.close();
-    rmSync(profileDir, { recursive: true, force: true });
-  }
-  return out as Record<'anim' | 'simple', Recorded[]>;
-}
 
 interface Run { viewers: ViewerResult[]; relayCpuMs: number; viewerFrames: number; elapsed: number; maxFramesHeld: number }
 

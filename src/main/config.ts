@@ -8,6 +8,7 @@ import { dirname, resolve } from 'node:path';
 import { parse, TomlError } from 'smol-toml';
 import { ForgeError } from '../shared/errors.js';
 import { isLoopbackHost } from '../workers/relay/origin.js';
+import { NODE_NAME_RE } from './cluster/protocol.js';
 import {
   BROWSER_IDLE_MINUTES_DEFAULT,
   HIDDEN_AGENT_TABS_DEFAULT,
@@ -36,6 +37,23 @@ export interface ForgeConfig {
   /** `theme`: the clients' palette — "system" follows each person's light or dark preference; "dark" or "light" pins that one for every client. */
   client: { theme: 'system' | 'dark' | 'light' };
   server: ServerConfig;
+  /** `[cluster]`: this process is one node of several joined over NATS; absent, forge is one process and never touches NATS. */
+  cluster?: ClusterConfig;
+}
+
+/** What a node does: host browsers, host terminals, serve viewer sockets, serve MCP sessions. */
+export const CLUSTER_ROLES = ['browser', 'terminal', 'viewer', 'mcp'] as const;
+export type ClusterRole = typeof CLUSTER_ROLES[number];
+
+export interface ClusterConfig {
+  /** `nats`: the NATS server's URL, nats://host:port (several, comma-separated, for a NATS cluster). */
+  nats: string[];
+  /** `node`: this node's name, unique among the nodes: leases and subjects carry it. */
+  node: string;
+  /** `roles`: what this node does; a node without "browser" never takes a profile's lease, so never starts a host. Default: all four. */
+  roles: ClusterRole[];
+  /** `token`: the NATS server's auth token (its `authorization { token }`); every node shows it. */
+  token?: string;
 }
 
 /** A file forge.toml names, resolved against the file's directory, with the line that names it. */
@@ -65,7 +83,7 @@ export function defaultConfig(): ForgeConfig {
   };
 }
 
-type Shape = { [key: string]: 'string' | 'number' | 'boolean' | Shape | 'projects' };
+type Shape = { [key: string]: 'string' | 'number' | 'boolean' | 'strings' | Shape | 'projects' };
 
 /** Every key forge.toml may carry. `[project]` is the project's own override; `[projects.NAME]` names several. */
 const SCHEMA: Shape = {
@@ -77,6 +95,7 @@ const SCHEMA: Shape = {
   terminal: { idle_minutes: 'number', shell: 'string' },
   client: { theme: 'string' },
   server: { host: 'string', port: 'number', tls_cert: 'string', tls_key: 'string', public_url: 'string', insecure_remote: 'boolean' },
+  cluster: { nats: 'string', node: 'string', roles: 'strings', token: 'string' },
 };
 
 /** A profile or org name: one path segment, so `<org>/<name>` is a safe directory. */
@@ -153,7 +172,30 @@ export function parseConfig(text: string, file: string): ForgeConfig {
     cfg.server.port = port;
   }
   serverExposure(cfg.server, server ?? {}, text, file);
+  const cluster = doc.cluster as Record<string, unknown> | undefined;
+  if (cluster) cfg.cluster = clusterConfig(cluster, text, file);
   return cfg;
+}
+
+/** `[cluster]`: the NATS URL and this node's name are required; roles default to all four. */
+function clusterConfig(c: Record<string, unknown>, text: string, file: string): ClusterConfig {
+  if (c.nats === undefined) throw keyError(file, text, 'cluster', 'needs nats = "nats://host:port", the NATS server the nodes join over');
+  if (c.node === undefined) throw keyError(file, text, 'cluster', 'needs node = "name", this node\'s name among the others');
+  const nats = (c.nats as string).split(',').map((u) => u.trim());
+  for (const u of nats) {
+    if (!/^(nats|tls):\/\/[^/\s]+$/.test(u)) throw keyError(file, text, 'cluster.nats', `"${u.slice(0, 100)}" is not a NATS URL (like nats://127.0.0.1:4222)`);
+  }
+  const node = c.node as string;
+  if (!NODE_NAME_RE.test(node)) throw keyError(file, text, 'cluster.node', `"${node.slice(0, 64)}" is not a valid node name (letters, digits, _ -)`);
+  let roles: ClusterRole[] = [...CLUSTER_ROLES];
+  if (c.roles !== undefined) {
+    roles = [];
+    for (const r of c.roles as string[]) {
+      if (!(CLUSTER_ROLES as readonly string[]).includes(r)) throw keyError(file, text, 'cluster.roles', `names "${String(r).slice(0, 40)}"; the roles are ${CLUSTER_ROLES.join(', ')}`);
+      if (!roles.includes(r as ClusterRole)) roles.push(r as ClusterRole);
+    }
+  }
+  return { nats, node, roles, ...(c.token !== undefined ? { token: c.token as string } : {}) };
 }
 
 /**
@@ -207,6 +249,8 @@ function check(value: Record<string, unknown>, shape: Shape, path: string[], tex
         if (typeof pv !== 'object' || pv === null) throw keyError(file, text, `${keyPath}.${p}`, 'must be a table');
         check(pv as Record<string, unknown>, { browser_profile: 'string' }, [...path, key, p], text, file);
       }
+    } else if (want === 'strings') {
+      if (!Array.isArray(v) || v.some((x) => typeof x !== 'string')) throw keyError(file, text, keyPath, 'must be a list of strings');
     } else if (typeof want === 'object') {
       if (typeof v !== 'object' || v === null || Array.isArray(v)) throw keyError(file, text, keyPath, 'must be a table');
       check(v as Record<string, unknown>, want, [...path, key], text, file);

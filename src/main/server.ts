@@ -25,6 +25,7 @@ import { sweepDeadFramebuffers } from '../workers/cdp/host.js';
 import { AGENT_KEY_PREFIX, PERSON_TOKEN_PREFIX, TokenBook } from '../workers/relay/tokens.js';
 import { readTokens, tokensStamp } from './tokens.js';
 import { baseUrlFor, checkTlsFiles } from './reach.js';
+import type { ClusterNode } from './cluster/node.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 /** dist/src/main → the repository root. */
@@ -54,6 +55,8 @@ export interface ServerContext {
   linkSecret: string;
   /** The server's public address (public_url, else scheme://host:port) once it listens. */
   baseUrl: () => string;
+  /** Set with [cluster]: this process is one node of several. */
+  cluster?: ClusterNode;
 }
 
 export async function startServer(opts: ServeOptions): Promise<void> {
@@ -67,6 +70,8 @@ export async function startServer(opts: ServeOptions): Promise<void> {
   const viewerToken = PERSON_TOKEN_PREFIX + randomBytes(24).toString('base64url');
   const linkSecret = randomBytes(32).toString('base64url');
   const book = new TokenBook({ agentKey: token, viewerToken, linkSecret, records: readTokens(stateDir) });
+  // Only a configured cluster loads the NATS client: a lone forge never needs it.
+  const cluster = config.cluster ? await (await import('./cluster/node.js')).ClusterNode.start(config) : undefined;
   const version = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }).version;
 
   const surfaces: Surface[] = [];
@@ -85,10 +90,12 @@ export async function startServer(opts: ServeOptions): Promise<void> {
   const relay = new Worker(join(here, '..', 'workers', 'relay', 'worker.js'), {
     workerData: { host: config.server.host, port, agentKey: token, viewerToken, tokens: readTokens(stateDir), org: config.org.name, webDir: join(root, 'dist', 'web'), mcpPort, linkSecret,
       ...(config.server.tls ? { tls: { certFile: config.server.tls.cert.path, keyFile: config.server.tls.key.path } } : {}),
-      ...(config.server.publicUrl ? { publicUrl: config.server.publicUrl } : {}) } satisfies RelayWorkerData,
+      ...(config.server.publicUrl ? { publicUrl: config.server.publicUrl } : {}),
+      ...(config.cluster ? { cluster: config.cluster } : {}) } satisfies RelayWorkerData,
   });
   const hub = new ViewerHub(relay, config.client.theme);
-  const ctx: ServerContext = { config, stateDir, token, hub, linkSecret, baseUrl: () => baseUrl };
+  cluster?.attach(hub);
+  const ctx: ServerContext = { config, stateDir, token, hub, linkSecret, baseUrl: () => baseUrl, ...(cluster ? { cluster } : {}) };
   surfaces.push(new BrowserSurface(ctx));
   surfaces.push(new TerminalSurface(ctx));
   surfaces.push(activity);
@@ -150,6 +157,7 @@ export async function startServer(opts: ServeOptions): Promise<void> {
     // In order: the surfaces (hosts, shells: their viewers are told why), the agents' sessions, then the sockets.
     await Promise.allSettled(surfaces.map((s) => s.stop()));
     await mcp.close().catch(() => undefined);
+    await cluster?.close().catch(() => undefined);
     await stopRelay(relay);
     removeServerInfo(stateDir, process.pid);
     log.info({ signal }, 'forge stopped');

@@ -39,6 +39,16 @@ export type Admission = (viewer: ViewerInfo) => string | undefined;
 
 export type MessageHandler = (viewer: ViewerInfo, msg: ClientMessage) => void | Promise<void>;
 
+/**
+ * Viewers served by another node, or served here for another node (see cluster/viewer-routing.ts):
+ * `inbound` takes the relay's reports about viewers it claims; `outbound` takes what is meant
+ * for viewers on other nodes and gives back what is left for this relay.
+ */
+export interface ViewerBridge {
+  inbound(m: FromRelay): boolean;
+  outbound(m: ToRelay): ToRelay | undefined;
+}
+
 export class ViewerHub {
   readonly viewers = new Map<number, ViewerInfo>();
   private handlers = new Map<string, MessageHandler>();
@@ -48,6 +58,8 @@ export class ViewerHub {
   private liveListeners: Array<(term: number, viewer: number) => void> = [];
   private admissions: Admission[] = [];
   private actedListeners: Array<(ev: ActivityEvent) => void> = [];
+  /** Set on a cluster node. */
+  bridge?: ViewerBridge;
 
   /** `theme`: `[client] theme`, told to every client in its welcome. */
   constructor(private readonly relay: Worker, private readonly theme: 'system' | 'dark' | 'light' = 'system') {}
@@ -114,10 +126,19 @@ export class ViewerHub {
     for (const cb of this.closeListeners) safe(() => cb(v));
   }
 
-  post(m: ToRelay, transfer?: Transferable[]): void { this.relay.postMessage(m, transfer as never); }
+  post(m: ToRelay, transfer?: Transferable[]): void {
+    const left = this.bridge ? this.bridge.outbound(m) : m;
+    if (left) this.relay.postMessage(left, transfer as never);
+  }
 
   /** Called with every message the relay reports. */
   dispatch(m: FromRelay): void {
+    if (this.bridge?.inbound(m)) return;
+    this.serve(m);
+  }
+
+  /** Serves a viewer's report here, whichever node its socket is on. */
+  serve(m: FromRelay): void {
     switch (m.t) {
       case 'open': {
         const v: ViewerInfo = { id: m.viewer, org: m.org, query: new URLSearchParams(m.query), openedAt: Date.now(), grant: m.grant, ...(m.grant.kind === 'link' ? { handoff: m.grant.handoff } : {}) };

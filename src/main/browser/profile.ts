@@ -63,6 +63,8 @@ export interface ProfileOptions {
   shown: (tab: Tab) => boolean;
   /** [agent] snapshot: an action answers with what changed ("diff", the default) or the whole page ("full"). */
   snapshot?: 'diff' | 'full';
+  /** On a cluster node: takes the profile's lease before a host starts, or refuses in words (see cluster/leases.ts). */
+  claim?: (key: string) => Promise<void>;
 }
 
 const DEFAULT_OPTIONS: ProfileOptions = { allowFileUrls: false, caps: { agent: HIDDEN_AGENT_TABS_DEFAULT, person: HIDDEN_PERSON_TABS_DEFAULT }, shown: () => false };
@@ -185,6 +187,8 @@ export class ProfileBrowser {
   }
 
   private async start(): Promise<void> {
+    // On a cluster node, a host starts only under the profile's lease (a refusal names its owner).
+    await this.opts.claim?.(this.key);
     const host = new BrowserHost({ profileKey: this.key, profileDir: this.dir });
     const t0 = Date.now();
     await host.start();

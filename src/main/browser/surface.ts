@@ -39,6 +39,8 @@ export class BrowserSurface implements Surface {
     const period = Math.max(250, Math.min(IDLE_SWEEP_PERIOD_MAX_MS, (ctx.config.browser.idleMinutes * 60_000) / 4));
     this.sweep = setInterval(() => void this.idleSweep(), period);
     this.sweep.unref();
+    // A lease another node took while this one was out of touch: the host here ends, so one node decides for each tab.
+    ctx.cluster?.leases.onLost((key, sentence) => void this.profiles.get(key)?.end(sentence, {}).catch(() => undefined));
   }
 
   profile(key: string): ProfileBrowser {
@@ -59,6 +61,7 @@ export class BrowserSurface implements Surface {
         snapshot: this.ctx.config.agent.snapshot,
         caps: { agent: b.hiddenAgentTabs, person: b.hiddenPersonTabs },
         shown: (tab) => this.watched(tab),
+        ...(this.ctx.cluster ? { claim: (k: string) => this.ctx.cluster!.leases.claim(k) } : {}),
       });
       this.profiles.set(key, p);
     }

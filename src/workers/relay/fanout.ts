@@ -111,14 +111,15 @@ export class Fanout {
 
   /**
    * The viewer dropped its picture (its decoder fell behind): it holds nothing now, so it gets no
-   * patch until a keyframe, which is asked for at once (within the ask interval).
+   * patch until a keyframe, which is asked for at once (within the ask interval; `now`: at once
+   * regardless, for an ask another node already bounded).
    */
-  resync(id: number): void {
+  resync(id: number, now = false): void {
     const v = this.viewers.get(id);
     if (!v) return;
     v.holds = HOLDS_NOTHING;
     const t = this.tabs.get(v.tab);
-    if (t) this.ask(t, v.tab, false);
+    if (t) this.ask(t, v.tab, now);
   }
 
   /** The viewer's socket wrote out its backlog: if it is owed a keyframe, ask for one. */

@@ -8,6 +8,7 @@ import type { FanoutCounters } from './fanout.js';
 import type { ViewerGrant } from '../../shared/grants.js';
 import type { TokenRecord } from './tokens.js';
 import type { TermViewInfo } from './term-fanout.js';
+import type { ClusterConfig } from '../../main/config.js';
 
 export interface RelayWorkerData {
   host: string;
@@ -29,6 +30,8 @@ export interface RelayWorkerData {
   tls?: { certFile: string; keyFile: string };
   /** `[server] public_url`: its host and origin are served beside the loopback names. */
   publicUrl?: string;
+  /** `[cluster]`: the relay joins NATS itself, so frames between nodes never cross the main thread. */
+  cluster?: ClusterConfig;
 }
 
 /** main → relay */
@@ -63,6 +66,10 @@ export type ToRelay =
   | { t: 'term_resize'; term: number; cols: number; rows: number }
   /** The terminal ended: its viewers get nothing more of it. */
   | { t: 'term_end'; term: number }
+  /** Node `node` does (`on`) or no longer does watch frame id `tab` of `source`: its frames go out over NATS (see cluster/frame-bridge.ts). */
+  | { t: 'frame_export'; node: string; source: number; tab: number; on: boolean }
+  /** Viewer `viewer` now watches frame id `tab` of node `node`'s tab (null: nothing), its frames coming over NATS. */
+  | { t: 'watch_remote'; viewer: number; node: string; tab: number | null }
   /** Asks for the fan-out counters and the relay thread's CPU time. */
   | { t: 'fanout_stats' }
   | { t: 'stop' };

@@ -21,6 +21,7 @@ import { Fanout, type FrameSource, type ViewerSink } from './fanout.js';
 import { RingFrameSource } from './ring-source.js';
 import { TermFanout, type PtyPort } from './term-fanout.js';
 import { threadCpuMs } from './thread-cpu.js';
+import type { FrameBridge } from '../../main/cluster/frame-bridge.js';
 
 /** Seconds a viewer socket may sit silent before uWS closes it; the client pings well inside it. */
 const VIEWER_IDLE_TIMEOUT_S = 60;
@@ -64,6 +65,24 @@ const termFanout = new TermFanout(
   },
   (term, viewer) => post({ t: 'term_live', term, viewer }),
 );
+/** With [cluster]: the frames to and from other nodes (loaded only then, so a lone forge never loads NATS). */
+const bridge: Promise<FrameBridge> | undefined = data.cluster ? startBridge(data.cluster) : undefined;
+
+async function startBridge(cfg: NonNullable<RelayWorkerData['cluster']>): Promise<FrameBridge> {
+  const [{ connectNats }, { FrameBridge }] = await Promise.all([import('../../main/cluster/connection.js'), import('../../main/cluster/frame-bridge.js')]);
+  const nc = await connectNats(cfg, 'relay');
+  return new FrameBridge(nc, cfg.node, fanout, (source) => frameSources.get(source));
+}
+let bridgeUp: FrameBridge | undefined;
+bridge?.then((b) => { bridgeUp = b; }, (e: Error) => post({ t: 'listen_failed', message: e.message }));
+
+/** The frames this node sent to and took from other nodes, as /metrics names them. */
+function clusterCounters(): string[] {
+  if (!bridgeUp) return [];
+  const c = bridgeUp.counters;
+  return Object.entries({ frames_out: c.framesOut, bytes_out: c.bytesOut, frames_in: c.framesIn, frames_dropped: c.framesDropped })
+    .map(([k, v]) => `# TYPE forge_cluster_${k}_total counter\nforge_cluster_${k}_total ${v}`);
+}
 /** Counted here; the frame fan-out keeps its own (see `relayCounters`). `bytes_out`: control and terminal messages. */
 const counters = { viewers_opened: 0, messages_in: 0, bytes_out: 0, bad_messages: 0, refused_sockets: 0, audio_packets: 0, audio_dropped: 0 };
 
@@ -230,6 +249,7 @@ app.get('/metrics', (res, req) => {
     `forge_relay_viewers ${sockets.size}`,
     ...Object.entries(relayCounters()).map(([k, v]) => `# TYPE forge_relay_${k}_total counter\nforge_relay_${k}_total ${v}`),
     ...Object.entries(termFanout.counters).map(([k, v]) => `# TYPE forge_terminal_${k}_total counter\nforge_terminal_${k}_total ${v}`),
+    ...clusterCounters(),
     mainGauges,
   ];
   res.cork(() => res.writeHeader('content-type', 'text/plain; version=0.0.4').end(lines.join('\n') + '\n'));
@@ -246,6 +266,15 @@ app.get('/*', (res, req) => {
     writeHeaders(res, isPage(f.type) ? PAGE_HEADERS : ASSET_HEADERS).writeHeader('content-type', f.type).end(f.body);
   });
 });
+
+function socketSink(ws: WebSocket<Viewer>): ViewerSink {
+  return {
+    // uWS answers 1 when the whole message went to the kernel (0: backlog, 2: dropped).
+    send: (b) => ws.send(b, true) === 1,
+    buffered: () => ws.getBufferedAmount(),
+    cork: (fn) => { ws.cork(fn); },
+  };
+}
 
 function sendTo(viewers: number[], bytes: Uint8Array, binary: boolean): void {
   for (const id of viewers) {
@@ -295,14 +324,14 @@ port.on('message', (m: ToRelay) => {
       const ws = sockets.get(m.viewer);
       const source = frameSources.get(m.source);
       if (!ws || m.tab === null) { fanout.unwatch(m.viewer); break; }
-      const sink: ViewerSink = {
-        // uWS answers 1 when the whole message went to the kernel (0: backlog, 2: dropped).
-        send: (b) => ws.send(b, true) === 1,
-        buffered: () => ws.getBufferedAmount(),
-        cork: (fn) => { ws.cork(fn); },
-      };
       if (source) fanout.route(m.tab, source);
-      fanout.watch(m.viewer, sink, m.tab);
+      fanout.watch(m.viewer, socketSink(ws), m.tab);
+      break;
+    }
+    case 'frame_export': void bridge?.then((b) => b.exportFrames(m.node, m.source, m.tab, m.on)); break;
+    case 'watch_remote': {
+      const ws = sockets.get(m.viewer);
+      void bridge?.then((b) => b.watchRemote(m.viewer, ws && socketSink(ws), m.node, m.tab));
       break;
     }
     case 'term_source': termFanout.source(m.port as unknown as PtyPort); break;
@@ -337,6 +366,7 @@ function stopRelay(): void {
   sockets.clear();
   fanout.close();
   termFanout.close();
+  void bridge?.then((b) => b.close()).catch(() => undefined);
   // Unref'd: when every socket went already, the loop empties and the thread ends without it.
   setTimeout(() => closeApp(app), STOP_DRAIN_MS).unref();
   post({ t: 'stopped' });

@@ -1,0 +1,59 @@
+/**
+ * A forge process as one node of a cluster: its NATS connection, its profile leases and the
+ * routing of viewers to the node owning their profile. Loaded only with [cluster].
+ */
+import type { NatsConnection } from '@nats-io/transport-node';
+import { profileKeyFor, type ClusterConfig, type ForgeConfig } from '../config.js';
+import { parseSeat } from '../seat.js';
+import { log } from '../logging.js';
+import type { ViewerHub } from '../viewers.js';
+import { connectNats } from './connection.js';
+import { ProfileLeases } from './leases.js';
+import { ViewerRouting } from './viewer-routing.js';
+import { Presence } from './presence.js';
+
+export class ClusterNode {
+  private routing?: ViewerRouting;
+
+  private constructor(readonly cfg: ClusterConfig, private readonly config: ForgeConfig, private readonly nc: NatsConnection, readonly leases: ProfileLeases, readonly presence: Presence) {}
+
+  static async start(config: ForgeConfig): Promise<ClusterNode> {
+    const cfg = config.cluster!;
+    const nc = await connectNats(cfg, 'main');
+    const presence = new Presence(nc, cfg.node);
+    const leases = await ProfileLeases.open(nc, cfg.node, cfg.roles.includes('browser'), presence);
+    void (async () => {
+      for await (const s of nc.status()) {
+        if (s.type === 'disconnect' || s.type === 'reconnect') log.warn({ node: cfg.node, status: s.type }, `node ${cfg.node}: NATS ${s.type === 'disconnect' ? 'connection lost; reconnecting' : 'connection back'}`);
+      }
+    })().catch(() => undefined);
+    log.info({ node: cfg.node, nats: cfg.nats, roles: cfg.roles }, 'joined the cluster');
+    return new ClusterNode(cfg, config, nc, leases, presence);
+  }
+
+  /** The profile a viewer opening with `query` sees: its seat's, or the org's own. */
+  private profileOf(query: string): string | undefined {
+    const seat = new URLSearchParams(query).get('seat');
+    try { return profileKeyFor(this.config, seat ? parseSeat(seat).project : '*'); } catch { return undefined; }
+  }
+
+  /** From now on, a viewer whose profile another node owns is served there, and other nodes' viewers are served here. */
+  attach(hub: ViewerHub): void {
+    this.routing = new ViewerRouting(this.nc, this.cfg.node, hub, (query) => {
+      const key = this.profileOf(query);
+      const owner = key === undefined ? undefined : this.leases.owner(key);
+      // A silent owner serves nobody: the viewer is served here until the profile is placed again.
+      return owner !== undefined && this.presence.alive(owner) ? owner : undefined;
+    });
+    hub.bridge = this.routing;
+    this.presence.onGone((node) => this.routing?.nodeGone(node));
+  }
+
+  /** Gives the leases back (another node may take the profiles at once) and leaves NATS. */
+  async close(): Promise<void> {
+    this.routing?.close();
+    this.presence.close();
+    await this.leases.close();
+    await this.nc.drain().catch(() => undefined);
+  }
+}

@@ -1,0 +1,71 @@
+/**
+ * Which nodes are alive: every node says so on `forge.presence.<node>` twice a second, and a node
+ * not heard for NODE_SILENT_MS is gone (killed, or cut off from NATS). This is what lets a viewer
+ * hear of its serving node's death within 2 s, and a dead node's leases be taken before they lapse.
+ */
+import type { NatsConnection, Subscription } from '@nats-io/transport-node';
+import { log } from '../logging.js';
+import { subjects } from './protocol.js';
+
+/** How often a node says it is alive, ms. */
+export const PRESENCE_PERIOD_MS = 500;
+/**
+ * Silence after which a node is gone, ms: three missed beats, so a busy moment is not a death,
+ * and with the check period inside the 2 s a viewer may wait for the sentence.
+ */
+export const NODE_SILENT_MS = 1_500;
+/** How often silence is looked for, ms. */
+const PRESENCE_CHECK_MS = 100;
+
+export class Presence {
+  private readonly heard = new Map<string, number>();
+  private readonly startedAt = Date.now();
+  private readonly beat: NodeJS.Timeout;
+  private readonly check: NodeJS.Timeout;
+  private readonly sub: Subscription;
+  private goneListeners: Array<(node: string) => void> = [];
+
+  constructor(private readonly nc: NatsConnection, private readonly node: string) {
+    this.sub = nc.subscribe(subjects.presence('*'), {
+      callback: (_e, m) => {
+        const who = m.subject.slice(subjects.presence('').length);
+        if (who === node) return;
+        if (!this.heard.has(who)) log.info({ node: who }, `node ${who} is in the cluster`);
+        this.heard.set(who, Date.now());
+      },
+    });
+    const say = (): void => { try { nc.publish(subjects.presence(node)); } catch { /* reconnecting: the others see the silence */ } };
+    say();
+    this.beat = setInterval(say, PRESENCE_PERIOD_MS);
+    this.beat.unref();
+    this.check = setInterval(() => this.sweep(), PRESENCE_CHECK_MS);
+    this.check.unref();
+  }
+
+  /** Whether `node` (another node) has been heard within NODE_SILENT_MS. */
+  alive(node: string): boolean {
+    if (node === this.node) return true;
+    const at = this.heard.get(node);
+    return at !== undefined && Date.now() - at < NODE_SILENT_MS;
+  }
+
+  /** Whether this node has listened long enough that a node it never heard is truly silent. */
+  listenedLongEnough(): boolean { return Date.now() - this.startedAt >= NODE_SILENT_MS; }
+
+  onGone(cb: (node: string) => void): void { this.goneListeners.push(cb); }
+
+  private sweep(): void {
+    for (const [who, at] of this.heard) {
+      if (Date.now() - at < NODE_SILENT_MS) continue;
+      this.heard.delete(who);
+      log.warn({ node: who, silentMs: Date.now() - at }, `node ${who} stopped answering`);
+      for (const cb of this.goneListeners) cb(who);
+    }
+  }
+
+  close(): void {
+    clearInterval(this.beat);
+    clearInterval(this.check);
+    this.sub.unsubscribe();
+  }
+}

@@ -1,0 +1,105 @@
+/**
+ * What forge nodes say to each other over NATS: the subjects, the control messages (msgpack
+ * objects with an `op`) and the one binary layout, a frame on its way to another node.
+ *
+ *   forge.node.<node>.viewers                  a viewer on another node opened, sent, closed (to the node serving it)
+ *   forge.node.<node>.pushes                   what that node sends back to those viewers
+ *   forge.frames.<owner>.<frame>.<subscriber>  one tab's encoded frames, for one subscribing node
+ *   forge.keyframe.<owner>                     a subscribing node asks a whole picture of a tab
+ *   forge.presence.<node>                      the node is alive (empty, twice a second)
+ *
+ * A frame crosses NATS once per subscribing node, whatever its number of viewers there.
+ */
+import { Packr, Unpackr } from 'msgpackr';
+import type { ClientMessage } from '../../shared/protocol.js';
+import type { ViewerGrant } from '../../shared/grants.js';
+
+/** The KV bucket of profile leases: key `<org>/<profile>`, value the holding node's name. */
+export const LEASE_BUCKET = 'forge_leases';
+
+/** A node name: one NATS subject token (no dots or wildcards). */
+export const NODE_NAME_RE = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
+
+export const subjects = {
+  viewers: (node: string): string => `forge.node.${node}.viewers`,
+  pushes: (node: string): string => `forge.node.${node}.pushes`,
+  frames: (owner: string, frame: number, subscriber: string): string => `forge.frames.${owner}.${frame}.${subscriber}`,
+  keyframe: (owner: string): string => `forge.keyframe.${owner}`,
+  presence: (node: string): string => `forge.presence.${node}`,
+};
+
+/** A viewer connected to node `from`, served by the node it is sent to (the one owning its profile). */
+export type ViewerOp =
+  | { op: 'open'; from: string; viewer: number; org: string; query: string; grant: ViewerGrant }
+  | { op: 'message'; from: string; viewer: number; msg: ClientMessage }
+  | { op: 'close'; from: string; viewer: number };
+
+/** The serving node's answers to those viewers; `watch` names the frame id of the serving node's tab (null: nothing). */
+export type PushOp =
+  | { op: 'send'; from: string; viewers: number[]; data: Uint8Array }
+  | { op: 'close'; from: string; viewer: number; code: number; reason: string }
+  | { op: 'watch'; from: string; viewer: number; frame: number | null };
+
+/** A subscribing node's ask for a whole picture of frame id `frame`. */
+export interface KeyframeAsk { node: string; frame: number }
+
+const packr = new Packr({ useRecords: false });
+const unpackr = new Unpackr({ useRecords: false });
+
+export function packOp(m: ViewerOp | PushOp | KeyframeAsk): Uint8Array { return packr.pack(m); }
+
+/** A peer's message, or undefined when it is not msgpack (logged by the caller, never thrown past the subscription). */
+export function unpackOp<T>(data: Uint8Array): T | undefined {
+  try { return unpackr.unpack(data) as T; } catch { return undefined; }
+}
+
+/*
+ * A frame between nodes: the encoder's messages for one frame, back to back behind a header.
+ *
+ *   +-----+-------+---------+-------+--------------------------+------------------------+
+ *   | seq | flags | baseSeq | parts | part 0 length, part 1 …  | the parts (wire form)… |
+ *   | u32 |  u32  |   u32   |  u32  |     u32 each             |                        |
+ *   +-----+-------+---------+-------+--------------------------+------------------------+
+ *   0     4       8         12      16                         16 + 4*parts
+ */
+export const HOP_OFF_SEQ = 0;
+export const HOP_OFF_FLAGS = 4;
+export const HOP_OFF_BASE_SEQ = 8;
+export const HOP_OFF_PARTS = 12;
+export const HOP_OFF_LENGTHS = 16;
+/** Parts one hop frame may carry: the WebpRing's own bound (see shared/ring.ts WEBP_MAX_PARTS). */
+export const HOP_MAX_PARTS = 8;
+
+export interface HopFrame { seq: number; flags: number; baseSeq: number; parts: Uint8Array[] }
+
+export function packFrame(f: { seq: number; flags: number; baseSeq: number; parts: readonly Uint8Array[] }): Uint8Array {
+  const head = HOP_OFF_LENGTHS + 4 * f.parts.length;
+  let total = head;
+  for (const p of f.parts) total += p.byteLength;
+  const out = new Uint8Array(total);
+  const dv = new DataView(out.buffer);
+  dv.setUint32(HOP_OFF_SEQ, f.seq, true);
+  dv.setUint32(HOP_OFF_FLAGS, f.flags, true);
+  dv.setUint32(HOP_OFF_BASE_SEQ, f.baseSeq, true);
+  dv.setUint32(HOP_OFF_PARTS, f.parts.length, true);
+  let off = head;
+  f.parts.forEach((p, i) => { dv.setUint32(HOP_OFF_LENGTHS + 4 * i, p.byteLength, true); out.set(p, off); off += p.byteLength; });
+  return out;
+}
+
+/** The frame in `data` (views into it, no copy), or undefined when the bytes do not hold one whole. */
+export function unpackFrame(data: Uint8Array): HopFrame | undefined {
+  if (data.byteLength < HOP_OFF_LENGTHS) return undefined;
+  const dv = new DataView(data.buffer, data.byteOffset, data.byteLength);
+  const n = dv.getUint32(HOP_OFF_PARTS, true);
+  if (n === 0 || n > HOP_MAX_PARTS || data.byteLength < HOP_OFF_LENGTHS + 4 * n) return undefined;
+  let off = HOP_OFF_LENGTHS + 4 * n;
+  const parts: Uint8Array[] = [];
+  for (let i = 0; i < n; i++) {
+    const len = dv.getUint32(HOP_OFF_LENGTHS + 4 * i, true);
+    if (off + len > data.byteLength) return undefined;
+    parts.push(data.subarray(off, off + len));
+    off += len;
+  }
+  return { seq: dv.getUint32(HOP_OFF_SEQ, true), flags: dv.getUint32(HOP_OFF_FLAGS, true), baseSeq: dv.getUint32(HOP_OFF_BASE_SEQ, true), parts };
+}

@@ -1,0 +1,47 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startForge, connectAgent, type RunningServer, type Agent } from './helpers/server.js';
+import { servePages, type PageServer } from './helpers/pages.js';
+import { startNats, clusterToml, type RunningNats } from './helpers/nats.js';
+
+let nats: RunningNats;
+let alpha: RunningServer;
+let beta: RunningServer;
+let pages: PageServer;
+const agents: Agent[] = [];
+
+beforeAll(async () => {
+  nats = await startNats();
+  pages = await servePages({ '/': '<title>Placed</title><p>placed</p>' });
+  [alpha, beta] = await Promise.all([startForge({ toml: clusterToml(nats, 'alpha') }), startForge({ toml: clusterToml(nats, 'beta') })]);
+});
+
+afterAll(async () => {
+  for (const a of agents) await a.close().catch(() => undefined);
+  await alpha?.stop();
+  await beta?.stop();
+  await pages?.close();
+  await nats?.stop();
+});
+
+describe('placement: one node hosts a profile, the one holding its lease', () => {
+  it('the first node to need the profile hosts it; an agent on another node is told which node hosts it and starts no second browser', async () => {
+    const a = await connectAgent(alpha, 'default/proj/lead');
+    agents.push(a);
+    const r = await a.call('browser_navigate', { url: pages.url });
+    expect(r.isError).toBe(false);
+    const b = await connectAgent(beta, 'default/other/lead');
+    agents.push(b);
+    const refused = await b.call('browser_navigate', { url: pages.url });
+    expect(refused.isError).toBe(true);
+    expect(refused.text).toContain('profile default/default is hosted by node alpha');
+    expect(beta.output()).not.toContain('browser host started');
+  });
+
+  it('a node that stops gives its leases back, and the next call on another node places the profile there', async () => {
+    await agents[0]!.close();
+    await alpha.stop();
+    const r = await agents[1]!.call('browser_navigate', { url: pages.url });
+    expect(r.isError).toBe(false);
+    expect(beta.output()).toContain('browser host started');
+  });
+});
