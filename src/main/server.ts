@@ -23,6 +23,9 @@ import { sweepDeadFramebuffers } from '../workers/cdp/host.js';
 import { AGENT_KEY_PREFIX, PERSON_TOKEN_PREFIX, TokenBook } from '../workers/relay/tokens.js';
 import { readTokens, tokensStamp } from './tokens.js';
 import { baseUrlFor, checkTlsFiles } from './reach.js';
+import { CdpDoor } from './browser/cdp-door.js';
+import { isCdpFromRelay } from '../workers/relay/cdp-protocol.js';
+import type { Seat } from './seat.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 /** dist/src/main → the repository root. */
@@ -69,11 +72,12 @@ export async function startServer(opts: ServeOptions): Promise<void> {
 
   const surfaces: Surface[] = [];
   let baseUrl = '';
+  const profileFor = (seat: Seat): string => {
+    if (seat.org !== config.org.name) throw new ForgeError('auth', `seat ${seat.key} is not in org ${config.org.name}, the only org this server runs`);
+    return profileKeyFor(config, seat.project);
+  };
   const mcp = new McpEndpoint(book, {
-    profileFor: (seat) => {
-      if (seat.org !== config.org.name) throw new ForgeError('auth', `seat ${seat.key} is not in org ${config.org.name}, the only org this server runs`);
-      return profileKeyFor(config, seat.project);
-    },
+    profileFor,
     registerTools: (server, sctx) => { for (const s of surfaces) s.registerTools(server, sctx); },
     sessionClosed: (sctx) => { for (const s of surfaces) s.sessionClosed?.(sctx); },
   }, version);
@@ -86,7 +90,9 @@ export async function startServer(opts: ServeOptions): Promise<void> {
   });
   const hub = new ViewerHub(relay);
   const ctx: ServerContext = { config, stateDir, token, hub, linkSecret, baseUrl: () => baseUrl };
-  surfaces.push(new BrowserSurface(ctx));
+  const browser = new BrowserSurface(ctx);
+  surfaces.push(browser);
+  const cdp = new CdpDoor({ browser, post: (m) => hub.post(m), profileFor });
   surfaces.push(new TerminalSurface(ctx));
   for (const s of surfaces) s.attachViewers(hub);
 
@@ -94,6 +100,7 @@ export async function startServer(opts: ServeOptions): Promise<void> {
     relay.on('message', (m: FromRelay) => {
       if (m.t === 'listening') resolve(m.port);
       else if (m.t === 'listen_failed') reject(new Error(m.message));
+      else if (isCdpFromRelay(m)) cdp.dispatch(m);
       else hub.dispatch(m);
     });
     relay.once('error', reject);

@@ -7,6 +7,7 @@ import type { ClientMessage } from '../../shared/protocol.js';
 import type { FanoutCounters } from './fanout.js';
 import type { ViewerGrant } from '../../shared/grants.js';
 import type { TokenRecord } from './tokens.js';
+import type { CdpFromRelay, CdpToRelay } from './cdp-protocol.js';
 
 export interface RelayWorkerData {
   host: string;
@@ -50,6 +51,8 @@ export type ToRelay =
   | { t: 'watch'; viewer: number; source: number; tab: number | null }
   /** Asks for the fan-out counters and the relay thread's CPU time. */
   | { t: 'fanout_stats' }
+  /** The raw CDP door's sockets (see cdp-protocol.ts). */
+  | CdpToRelay
   | { t: 'stop' };
 
 /** relay → main */
@@ -63,4 +66,6 @@ export type FromRelay =
   | { t: 'fanout_stats'; counters: FanoutCounters; cpuMs: number }
   /** A client fetched the saved download at `path` whole: it is the person's now, so dropping it later loses nothing. */
   | { t: 'download_fetched'; path: string }
+  /** The raw CDP door's sockets (see cdp-protocol.ts). */
+  | CdpFromRelay
   | { t: 'stopped' };

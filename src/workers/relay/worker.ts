@@ -20,6 +20,7 @@ import { SOCKET_INBOUND_MAX_BYTES } from '../../shared/limits.js';
 import { Fanout, type FrameSource, type ViewerSink } from './fanout.js';
 import { RingFrameSource } from './ring-source.js';
 import { threadCpuMs } from './thread-cpu.js';
+import { serveCdp } from './cdp-door.js';
 
 /** Seconds a viewer socket may sit silent before uWS closes it; the client pings well inside it. */
 const VIEWER_IDLE_TIMEOUT_S = 60;
@@ -202,6 +203,8 @@ app.ws<Viewer>('/ws', {
   },
 });
 
+const cdp = serveCdp({ app, book, names: () => names, post });
+
 app.any('/mcp', (res, req) => { if (!misdirected(res, req, names, true)) proxyToMcp(res, req, data.mcpPort); });
 
 app.get('/download', (res, req) => { if (!misdirected(res, req, names, false)) serveDownload(res, req, data.linkSecret, (path) => post({ t: 'download_fetched', path })); });
@@ -277,6 +280,7 @@ port.on('message', (m: ToRelay) => {
     case 'fanout_stats':
       post({ t: 'fanout_stats', counters: { ...fanout.counters }, cpuMs: threadCpuMs() });
       break;
+    case 'cdp_send': case 'cdp_close': cdp.fromMain(m); break;
     case 'stop': stopRelay(); break;
   }
 });
@@ -297,6 +301,7 @@ function stopRelay(): void {
   if (listenSocket) us_listen_socket_close(listenSocket);
   listenSocket = null;
   for (const ws of [...sockets.values()]) ws.end(1001, 'the server is stopping');
+  cdp.closeAll();
   sockets.clear();
   fanout.close();
   // Unref'd: when every socket went already, the loop empties and the thread ends without it.
