@@ -4,7 +4,8 @@
  */
 import type { Logger } from 'pino';
 import type { ProfileBrowser } from './profile.js';
-import { CDP_SERVER_ERROR, type CdpError, type CdpMessage } from './cdp-upstream.js';
+import { CDP_SERVER_ERROR, type CdpAnswer, type CdpError, type CdpMessage } from './cdp-upstream.js';
+import type { Tab } from './tabs.js';
 
 /** How often one socket's traffic marks its tab used, ms: every message is use, but the budget needs it once a second at most. */
 export const CDP_USE_MARK_MS = 1_000;
@@ -52,11 +53,31 @@ export function answerText(c: { id: number; sessionId?: string }, a: { result: u
 /** Marks a socket's traffic as use of its tab, at most once per CDP_USE_MARK_MS; the idle clock hears every message. */
 export class UseMarks {
   private last = new WeakMap<object, number>();
-  mark(p: ProfileBrowser, tab: Parameters<ProfileBrowser['markUse']>[0]): void {
+  mark(p: ProfileBrowser, tab: Tab): void {
     const now = Date.now();
     p.lastActivity = now;
     if (now - (this.last.get(tab) ?? 0) < CDP_USE_MARK_MS) return;
     this.last.set(tab, now);
     p.markUse(tab, 'agent');
   }
+}
+
+/**
+ * A client's Page.handleJavaScriptDialog for a dialog forge holds: answered through forge's own
+ * hold, so it works whether or not the client enabled Page before the dialog opened, and the hold
+ * ends with it. Two answers at once: the first takes the hold, the other finds no dialog and is
+ * told so; a dialog gone meanwhile is an answer, never a failure that escapes. Undefined when forge
+ * holds no dialog on the tab (the browser answers then).
+ */
+export function answerHeldDialog(p: ProfileBrowser, tab: Tab, params: Record<string, unknown>): Promise<CdpAnswer> | undefined {
+  const held = tab.dialog;
+  if (!held) return undefined;
+  tab.dialog = undefined;
+  p.announce();
+  const text = typeof params.promptText === 'string' ? params.promptText : undefined;
+  const answer = params.accept === true ? held.dialog.accept(text) : held.dialog.dismiss();
+  return answer.then(
+    (): CdpAnswer => ({ result: {} }),
+    (e: Error): CdpAnswer => ({ error: { code: CDP_SERVER_ERROR, message: `No dialog is showing (${e.message.split('\n')[0]})` } }),
+  );
 }

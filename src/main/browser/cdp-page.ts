@@ -6,7 +6,7 @@
  */
 import type { Tab } from './tabs.js';
 import { CdpUpstream, type CdpMessage } from './cdp-upstream.js';
-import { answerText, parseCommand, refusal, UseMarks, type ClientCommand, type LinkContext } from './cdp-link.js';
+import { answerHeldDialog, answerText, parseCommand, refusal, UseMarks, type ClientCommand, type LinkContext } from './cdp-link.js';
 import { CDP_CLOSE_GOING_AWAY, CDP_CLOSE_INTERNAL, CDP_CLOSE_NO_TAB, CDP_CLOSE_TOO_BIG } from '../../workers/relay/cdp-protocol.js';
 
 /**
@@ -165,7 +165,9 @@ export class PageCdpLink {
     if (why) { this.ctx.send(refusal(c, why)); return; }
     const up = this.upstream!;
     this.inflight.add(c);
-    void up.send(c.method, c.params, c.sessionId ?? this.sessionId).then((a) => {
+    const answer = (c.method === 'Page.handleJavaScriptDialog' ? answerHeldDialog(this.ctx.profile, this.tab, c.params) : undefined)
+      ?? up.send(c.method, c.params, c.sessionId ?? this.sessionId);
+    void answer.then((a) => {
       if (!this.inflight.delete(c) || this.ended) return;
       if ('result' in a && c.sessionId === undefined) this.noteSuccess(c);
       this.ctx.send(answerText(c, a));
@@ -175,7 +177,7 @@ export class PageCdpLink {
   /** What a command that succeeded changes on forge's side: a dialog answered, a domain enabled. */
   private noteSuccess(c: ClientCommand): void {
     if (c.method === 'Page.handleJavaScriptDialog' && this.tab.dialog) {
-      // The client answered it: forge's hold ends too (its own later answer finds no dialog and says so).
+      // The browser took the client's answer: forge's hold ends too (its own later answer finds no dialog and says so).
       this.tab.dialog = undefined;
       this.ctx.profile.announce();
     }

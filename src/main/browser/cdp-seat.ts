@@ -7,7 +7,7 @@
  * settings) is refused in CDP's error shape, naming why.
  */
 import { CdpUpstream, type CdpMessage } from './cdp-upstream.js';
-import { answerText, parseCommand, refusal, UseMarks, type ClientCommand, type LinkContext } from './cdp-link.js';
+import { answerHeldDialog, answerText, parseCommand, refusal, UseMarks, type ClientCommand, type LinkContext } from './cdp-link.js';
 import type { Tab } from './tabs.js';
 import { CDP_QUEUE_MAX_BYTES, CDP_QUEUE_MAX_MESSAGES } from './cdp-page.js';
 import { CDP_CLOSE_GOING_AWAY, CDP_CLOSE_INTERNAL, CDP_CLOSE_TOO_BIG } from '../../workers/relay/cdp-protocol.js';
@@ -136,10 +136,9 @@ export class SeatCdpLink {
     const root = s.parent ? this.sessions.get(s.parent) : s;
     const tab = root ? this.ownTab(root.targetId) : undefined;
     if (tab) uses.mark(this.ctx.profile, tab);
-    const d = tab?.dialog;
-    this.forward(c, c.params, c.method === 'Page.handleJavaScriptDialog' && tab && d
-      ? (r) => { if (tab.dialog === d) { tab.dialog = undefined; this.ctx.profile.announce(); } return r; }
-      : undefined);
+    const held = c.method === 'Page.handleJavaScriptDialog' && tab && !s.parent ? answerHeldDialog(this.ctx.profile, tab, c.params) : undefined;
+    if (held) { void held.then((a) => { if (!this.ended) this.ctx.send(answerText(c, a)); }); return; }
+    this.forward(c);
   }
 
   private async onBrowser(c: ClientCommand): Promise<void> {
