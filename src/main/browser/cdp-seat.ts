@@ -9,6 +9,7 @@
 import { CdpUpstream, type CdpMessage } from './cdp-upstream.js';
 import { answerHeldDialog, answerText, parseCommand, refusal, UseMarks, type ClientCommand, type LinkContext } from './cdp-link.js';
 import type { Tab } from './tabs.js';
+import { urlRefusal } from './url-policy.js';
 import { CDP_QUEUE_MAX_BYTES, CDP_QUEUE_MAX_MESSAGES } from './cdp-page.js';
 import { CDP_CLOSE_GOING_AWAY, CDP_CLOSE_INTERNAL, CDP_CLOSE_TOO_BIG } from '../../workers/relay/cdp-protocol.js';
 
@@ -153,9 +154,11 @@ export class SeatCdpLink {
         return;
       case 'Target.createTarget': {
         if (c.params.browserContextId !== undefined) { this.ctx.send(refusal(c, 'a new browser context is not offered: the seat\'s tabs live in the profile\'s one context (browser.contexts()[0])')); return; }
-        const { driver } = await p.ensure();
-        const tab = await p.openTab(seat, driver);
         const url = typeof c.params.url === 'string' ? c.params.url : '';
+        const { driver } = await p.ensure();
+        const why = url ? urlRefusal(url, p.urlPolicy()) : undefined;
+        if (why) { this.ctx.send(refusal(c, why)); return; }
+        const tab = await p.openTab(seat, driver);
         if (this.autoAttach) await this.attachTab(tab);
         if (url && url !== 'about:blank') void tab.page.goto(url).catch(() => undefined);
         this.ctx.log.info({ event: 'cdp_target_created', pageId: tab.pageId, tab: tab.number }, 'raw CDP: the seat opened a tab');
