@@ -34,6 +34,17 @@ afterAll(async () => {
   await pages?.close();
 });
 
+/** The agent's browser_tabs list once `ok` holds for it (or the last one after 5 s). */
+async function listUntil(agent: Agent, ok: (text: string) => boolean): Promise<string> {
+  let text = '';
+  for (let i = 0; i < 50; i++) {
+    text = (await agent.call('browser_tabs', { action: 'list' })).text;
+    if (ok(text)) break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return text;
+}
+
 const seatUrl = (seat: string): string => cdpUrl(forge.info.port, '/cdp', { seat, token: forge.info.token });
 
 describe('the seat\'s CDP endpoint', () => {
@@ -49,12 +60,13 @@ describe('the seat\'s CDP endpoint', () => {
     const page = await browser!.contexts()[0]!.newPage();
     await page.goto(`${pages.origin}/opened`);
     expect(await page.title()).toBe('Opened over CDP');
-    const list = (await lead.call('browser_tabs', { action: 'list' })).text;
+    // forge learns the title from the page's own load events, a moment after the client does.
+    const list = await listUntil(lead, (text) => text.includes('Opened over CDP'));
     expect(list).toMatch(/Opened over CDP · .*\/opened · page p-[0-9a-f]{8} · owner default\/proj\/lead/);
     // The other seat sees it only as the lead's tab.
     expect((await other.call('browser_tabs', { action: 'list' })).text).not.toContain('Opened over CDP');
     await page.close();
-    expect((await lead.call('browser_tabs', { action: 'list' })).text).not.toContain('/opened');
+    expect(await listUntil(lead, (text) => !text.includes('/opened'))).not.toContain('/opened');
   });
 
   it('refuses Browser.close and another seat\'s target by name, and the shared browser runs on', async () => {

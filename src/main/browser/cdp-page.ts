@@ -5,7 +5,7 @@
  * while the tab has no page are queued (bounded), the tab is rebuilt, and they are sent in order.
  */
 import type { Tab } from './tabs.js';
-import { CdpUpstream, type CdpMessage } from './cdp-upstream.js';
+import { CdpUpstream, type CdpAnswer, type CdpMessage } from './cdp-upstream.js';
 import { answerHeldDialog, answerText, parseCommand, refusal, UseMarks, type ClientCommand, type LinkContext } from './cdp-link.js';
 import { CDP_CLOSE_GOING_AWAY, CDP_CLOSE_INTERNAL, CDP_CLOSE_NO_TAB, CDP_CLOSE_TOO_BIG } from '../../workers/relay/cdp-protocol.js';
 
@@ -165,13 +165,14 @@ export class PageCdpLink {
     if (why) { this.ctx.send(refusal(c, why)); return; }
     const up = this.upstream!;
     this.inflight.add(c);
-    const answer = (c.method === 'Page.handleJavaScriptDialog' ? answerHeldDialog(this.ctx.profile, this.tab, c.params) : undefined)
-      ?? up.send(c.method, c.params, c.sessionId ?? this.sessionId);
-    void answer.then((a) => {
+    const answered = (a: CdpAnswer): void => {
       if (!this.inflight.delete(c) || this.ended) return;
       if ('result' in a && c.sessionId === undefined) this.noteSuccess(c);
       this.ctx.send(answerText(c, a));
-    });
+    };
+    const held = c.method === 'Page.handleJavaScriptDialog' ? answerHeldDialog(this.ctx.profile, this.tab, c.params) : undefined;
+    if (held) void held.then(answered);
+    else up.relay(c.method, c.params, c.sessionId ?? this.sessionId, answered);
   }
 
   /** What a command that succeeded changes on forge's side: a dialog answered, a domain enabled. */

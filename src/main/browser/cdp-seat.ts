@@ -120,7 +120,7 @@ export class SeatCdpLink {
   }
 
   private forward(c: ClientCommand, params = c.params, then?: (result: Record<string, unknown>) => unknown): void {
-    void this.upstream!.send(c.method, params, c.sessionId).then((a) => {
+    this.upstream!.relay(c.method, params, c.sessionId, (a) => {
       if (this.ended) return;
       this.ctx.send(answerText(c, 'result' in a && then ? { result: then(a.result) } : a));
     });

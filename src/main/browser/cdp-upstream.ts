@@ -46,16 +46,23 @@ export class CdpUpstream {
   onEvent(cb: (m: CdpMessage) => void): void { this.client.on('event', cb); }
   onClose(cb: () => void): void { if (this.closed) cb(); else this.closeListeners.push(cb); }
 
-  /** Sends one command; answers CDP's result, or its error object (a closed socket is an error too). */
-  send(method: string, params: Record<string, unknown> = {}, sessionId?: string): Promise<CdpAnswer> {
-    if (this.closed) return Promise.resolve({ error: { code: CDP_SERVER_ERROR, message: 'the browser\'s socket closed' } });
-    return new Promise((resolve) => {
-      this.client.send(method, params, sessionId, (isError, response) => {
-        if (isError instanceof Error) resolve({ error: { code: CDP_SERVER_ERROR, message: `the browser's socket closed (${isError.message})` } });
-        else if (isError) resolve({ error: response as CdpError });
-        else resolve({ result: (response ?? {}) as Record<string, unknown> });
-      });
+  /**
+   * Sends one command; `answered` gets CDP's result or its error object (a closed socket is an
+   * error too) at once, in the browser's order: an answer passed on later (after a promise's turn)
+   * would reach the client behind events the browser sent after it, and clients rely on that order.
+   */
+  relay(method: string, params: Record<string, unknown>, sessionId: string | undefined, answered: (a: CdpAnswer) => void): void {
+    if (this.closed) { answered({ error: { code: CDP_SERVER_ERROR, message: 'the browser\'s socket closed' } }); return; }
+    this.client.send(method, params, sessionId, (isError, response) => {
+      if (isError instanceof Error) answered({ error: { code: CDP_SERVER_ERROR, message: `the browser's socket closed (${isError.message})` } });
+      else if (isError) answered({ error: response as CdpError });
+      else answered({ result: (response ?? {}) as Record<string, unknown> });
     });
+  }
+
+  /** `relay` as a promise, for forge's own commands, whose answers no client waits on in order. */
+  send(method: string, params: Record<string, unknown> = {}, sessionId?: string): Promise<CdpAnswer> {
+    return new Promise((resolve) => this.relay(method, params, sessionId, resolve));
   }
 
   async close(): Promise<void> {
