@@ -26,6 +26,9 @@ import { AGENT_KEY_PREFIX, PERSON_TOKEN_PREFIX, TokenBook } from '../workers/rel
 import { readTokens, tokensStamp } from './tokens.js';
 import { baseUrlFor, checkTlsFiles } from './reach.js';
 import type { ClusterNode } from './cluster/node.js';
+import { CdpDoor } from './browser/cdp-door.js';
+import { isCdpFromRelay } from '../workers/relay/cdp-protocol.js';
+import type { Seat } from './seat.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 /** dist/src/main → the repository root. */
@@ -77,11 +80,12 @@ export async function startServer(opts: ServeOptions): Promise<void> {
   const surfaces: Surface[] = [];
   const activity = new ActivitySurface(stateDir);
   let baseUrl = '';
+  const profileFor = (seat: Seat): string => {
+    if (seat.org !== config.org.name) throw new ForgeError('auth', `seat ${seat.key} is not in org ${config.org.name}, the only org this server runs`);
+    return profileKeyFor(config, seat.project);
+  };
   const mcp = new McpEndpoint(book, {
-    profileFor: (seat) => {
-      if (seat.org !== config.org.name) throw new ForgeError('auth', `seat ${seat.key} is not in org ${config.org.name}, the only org this server runs`);
-      return profileKeyFor(config, seat.project);
-    },
+    profileFor,
     registerTools: (server, sctx) => { const recorded = recordingServer(server, sctx, activity.log); for (const s of surfaces) s.registerTools(recorded, sctx); },
     sessionClosed: (sctx) => { for (const s of surfaces) s.sessionClosed?.(sctx); },
   }, version);
@@ -96,7 +100,9 @@ export async function startServer(opts: ServeOptions): Promise<void> {
   const hub = new ViewerHub(relay, config.client.theme);
   cluster?.attach(hub);
   const ctx: ServerContext = { config, stateDir, token, hub, linkSecret, baseUrl: () => baseUrl, ...(cluster ? { cluster } : {}) };
-  surfaces.push(new BrowserSurface(ctx));
+  const browser = new BrowserSurface(ctx);
+  surfaces.push(browser);
+  const cdp = new CdpDoor({ browser, post: (m) => hub.post(m), profileFor });
   surfaces.push(new TerminalSurface(ctx));
   surfaces.push(activity);
   for (const s of surfaces) s.attachViewers(hub);
@@ -105,6 +111,7 @@ export async function startServer(opts: ServeOptions): Promise<void> {
     relay.on('message', (m: FromRelay) => {
       if (m.t === 'listening') resolve(m.port);
       else if (m.t === 'listen_failed') reject(new Error(m.message));
+      else if (isCdpFromRelay(m)) cdp.dispatch(m);
       else hub.dispatch(m);
     });
     relay.once('error', reject);

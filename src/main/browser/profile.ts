@@ -137,6 +137,9 @@ export class ProfileBrowser {
     return Date.now() - this.lastActivity >= ms;
   }
 
+  /** Whether a host is starting now: its tab list is not known yet. */
+  get isStarting(): boolean { return this.starting !== undefined; }
+
   get hostState(): 'connected' | 'idle' | 'none' {
     if (!this.host?.alive) return 'none';
     return this.driver ? 'connected' : 'idle';
@@ -527,6 +530,9 @@ export class ProfileBrowser {
     }
     return r;
   }
+
+  /** The rebuild of an unloaded tab under way now, if any (a raw CDP socket waits for it before it attaches). */
+  reviveInFlight(tab: Tab): Promise<string> | undefined { return this.reviving.get(tab); }
 
   /** A tab's window is gone or going: out of the registry, and a popup hands its seat and its viewers back to its opener. */
   private forget(tab: Tab): void {

@@ -9,6 +9,7 @@ import type { ViewerGrant } from '../../shared/grants.js';
 import type { TokenRecord } from './tokens.js';
 import type { TermViewInfo } from './term-fanout.js';
 import type { ClusterConfig } from '../../main/config.js';
+import type { CdpFromRelay, CdpToRelay } from './cdp-protocol.js';
 
 export interface RelayWorkerData {
   host: string;
@@ -72,6 +73,8 @@ export type ToRelay =
   | { t: 'watch_remote'; viewer: number; node: string; tab: number | null }
   /** Asks for the fan-out counters and the relay thread's CPU time. */
   | { t: 'fanout_stats' }
+  /** The raw CDP door's sockets (see cdp-protocol.ts). */
+  | CdpToRelay
   | { t: 'stop' };
 
 /** relay → main */
@@ -87,4 +90,6 @@ export type FromRelay =
   | { t: 'fanout_stats'; counters: FanoutCounters; cpuMs: number }
   /** A client fetched the saved download at `path` whole: it is the person's now, so dropping it later loses nothing. */
   | { t: 'download_fetched'; path: string }
+  /** The raw CDP door's sockets (see cdp-protocol.ts). */
+  | CdpFromRelay
   | { t: 'stopped' };

@@ -22,6 +22,7 @@ import { RingFrameSource } from './ring-source.js';
 import { TermFanout, type PtyPort } from './term-fanout.js';
 import { threadCpuMs } from './thread-cpu.js';
 import type { FrameBridge } from '../../main/cluster/frame-bridge.js';
+import { serveCdp } from './cdp-door.js';
 
 /** Seconds a viewer socket may sit silent before uWS closes it; the client pings well inside it. */
 const VIEWER_IDLE_TIMEOUT_S = 60;
@@ -234,6 +235,8 @@ app.ws<Viewer>('/ws', {
   },
 });
 
+const cdp = serveCdp({ app, book, names: () => names, post });
+
 app.any('/mcp', (res, req) => { if (!misdirected(res, req, names, true)) proxyToMcp(res, req, data.mcpPort); });
 
 app.get('/download', (res, req) => { if (!misdirected(res, req, names, false)) serveDownload(res, req, data.linkSecret, (path) => post({ t: 'download_fetched', path })); });
@@ -343,6 +346,7 @@ port.on('message', (m: ToRelay) => {
     case 'fanout_stats':
       post({ t: 'fanout_stats', counters: { ...fanout.counters }, cpuMs: threadCpuMs() });
       break;
+    case 'cdp_send': case 'cdp_close': cdp.fromMain(m); break;
     case 'stop': stopRelay(); break;
   }
 });
@@ -363,6 +367,7 @@ function stopRelay(): void {
   if (listenSocket) us_listen_socket_close(listenSocket);
   listenSocket = null;
   for (const ws of [...sockets.values()]) ws.end(1001, 'the server is stopping');
+  cdp.closeAll();
   sockets.clear();
   fanout.close();
   termFanout.close();
