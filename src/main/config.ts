@@ -14,6 +14,7 @@ import {
   HIDDEN_PERSON_TABS_DEFAULT,
   TERMINAL_IDLE_MINUTES_DEFAULT,
 } from '../shared/limits.js';
+import { AGENT_CAPS, isAgentCap, type AgentCap } from './browser/tools/caps.js';
 
 /** The server's default port: what `./forge serve` binds without --port. */
 export const DEFAULT_PORT = 7300;
@@ -29,7 +30,9 @@ export interface ForgeConfig {
   browser: { idleMinutes: number; hiddenAgentTabs: number; hiddenPersonTabs: number };
   /** `allowFileUrls`: whether agents may open file: URLs in the shared browser (off: the server's disk is not the agents'). */
   /** `snapshot`: "diff" answers an action with what changed in the page since the seat's last snapshot; "full" with the whole snapshot every time. */
-  agent: { allowFileUrls: boolean; snapshot: 'diff' | 'full' };
+  /** `caps`: the opt-in tool groups (Playwright MCP's --caps) this server offers agents; none by default. */
+  /** `allowRunCode`: whether browser_run_code_unsafe is offered (it runs the agent's code in the server). */
+  agent: { allowFileUrls: boolean; snapshot: 'diff' | 'full'; caps: AgentCap[]; allowRunCode: boolean };
   terminal: { idleMinutes: number; shell?: string };
   server: ServerConfig;
 }
@@ -54,13 +57,13 @@ export function defaultConfig(): ForgeConfig {
     org: { name: 'default', browserProfile: 'default' },
     projects: {},
     browser: { idleMinutes: BROWSER_IDLE_MINUTES_DEFAULT, hiddenAgentTabs: HIDDEN_AGENT_TABS_DEFAULT, hiddenPersonTabs: HIDDEN_PERSON_TABS_DEFAULT },
-    agent: { allowFileUrls: false, snapshot: 'diff' },
+    agent: { allowFileUrls: false, snapshot: 'diff', caps: [], allowRunCode: false },
     terminal: { idleMinutes: TERMINAL_IDLE_MINUTES_DEFAULT },
     server: { host: DEFAULT_HOST, port: DEFAULT_PORT, insecureRemote: false },
   };
 }
 
-type Shape = { [key: string]: 'string' | 'number' | 'boolean' | Shape | 'projects' };
+type Shape = { [key: string]: 'string' | 'number' | 'boolean' | 'strings' | Shape | 'projects' };
 
 /** Every key forge.toml may carry. `[project]` is the project's own override; `[projects.NAME]` names several. */
 const SCHEMA: Shape = {
@@ -68,7 +71,7 @@ const SCHEMA: Shape = {
   project: { name: 'string', browser_profile: 'string' },
   projects: 'projects',
   browser: { idle_minutes: 'number', hidden_agent_tabs: 'number', hidden_person_tabs: 'number' },
-  agent: { allow_file_urls: 'boolean', snapshot: 'string' },
+  agent: { allow_file_urls: 'boolean', snapshot: 'string', caps: 'strings', allow_run_code: 'boolean' },
   terminal: { idle_minutes: 'number', shell: 'string' },
   server: { host: 'string', port: 'number', tls_cert: 'string', tls_key: 'string', public_url: 'string', insecure_remote: 'boolean' },
 };
@@ -118,7 +121,7 @@ export function parseConfig(text: string, file: string): ForgeConfig {
     if (v.browser_profile !== undefined) cfg.projects[p] = { browserProfile: name(v.browser_profile as string, `projects.${p}.browser_profile`, text, file) };
   }
   const browser = doc.browser as { idle_minutes?: number; hidden_agent_tabs?: number; hidden_person_tabs?: number } | undefined;
-  const agent = doc.agent as { allow_file_urls?: boolean; snapshot?: string } | undefined;
+  const agent = doc.agent as { allow_file_urls?: boolean; snapshot?: string; caps?: string[]; allow_run_code?: boolean } | undefined;
   if (browser?.idle_minutes !== undefined) cfg.browser.idleMinutes = positive(browser.idle_minutes, 'browser.idle_minutes', text, file);
   if (browser?.hidden_agent_tabs !== undefined) cfg.browser.hiddenAgentTabs = count(browser.hidden_agent_tabs, 'browser.hidden_agent_tabs', text, file);
   if (browser?.hidden_person_tabs !== undefined) cfg.browser.hiddenPersonTabs = count(browser.hidden_person_tabs, 'browser.hidden_person_tabs', text, file);
@@ -127,6 +130,11 @@ export function parseConfig(text: string, file: string): ForgeConfig {
     if (agent.snapshot !== 'diff' && agent.snapshot !== 'full') throw keyError(file, text, 'agent.snapshot', 'must be "diff" or "full"');
     cfg.agent.snapshot = agent.snapshot;
   }
+  for (const cap of agent?.caps ?? []) {
+    if (!isAgentCap(cap)) throw keyError(file, text, 'agent.caps', `names "${cap.slice(0, 40)}", not a tool group (${AGENT_CAPS.join(', ')})`);
+    if (!cfg.agent.caps.includes(cap)) cfg.agent.caps.push(cap);
+  }
+  if (agent?.allow_run_code !== undefined) cfg.agent.allowRunCode = agent.allow_run_code;
   const terminal = doc.terminal as Record<string, unknown> | undefined;
   if (terminal?.idle_minutes !== undefined) cfg.terminal.idleMinutes = positive(terminal.idle_minutes as number, 'terminal.idle_minutes', text, file);
   if (terminal?.shell !== undefined) cfg.terminal.shell = terminal.shell as string;
@@ -195,6 +203,8 @@ function check(value: Record<string, unknown>, shape: Shape, path: string[], tex
     } else if (typeof want === 'object') {
       if (typeof v !== 'object' || v === null || Array.isArray(v)) throw keyError(file, text, keyPath, 'must be a table');
       check(v as Record<string, unknown>, want, [...path, key], text, file);
+    } else if (want === 'strings') {
+      if (!Array.isArray(v) || v.some((x) => typeof x !== 'string')) throw keyError(file, text, keyPath, 'must be a list of strings');
     } else if (typeof v !== want) {
       throw keyError(file, text, keyPath, `must be a ${want}`);
     }
