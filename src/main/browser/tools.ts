@@ -14,11 +14,12 @@ import type { ProfileBrowser } from './profile.js';
 import { dialogRefusal, type Tab } from './tabs.js';
 import { elementShape, targetOf } from './tools/element.js';
 import { MODULE_TOOLS } from './tools/registry.js';
-import { takeEvents } from './agent-events.js';
+import { takeDownloads, takeEvents } from './agent-events.js';
+import { readFile } from 'node:fs/promises';
 import { refuseUrl } from './url-policy.js';
 import { CHANGES_WHOLE_SHARE, changesBetween, keepReading, lastReading } from './snapshot-changes.js';
 import type { AgentCap } from './tools/caps.js';
-import { SeatFiles, type AgentFile } from './tools/seat-files.js';
+import { SeatFiles, mimeOf, type AgentFile, type FileLink } from './tools/seat-files.js';
 import { keepSeatNetwork } from './tools/routes.js';
 
 export interface ToolHost {
@@ -319,15 +320,25 @@ export function registerBrowserTools(server: McpServer, ctx: SessionContext, hos
         const ev = takeEvents(p, ctx.seat.key);
         return [restart ? `Note: ${restart}.` : '', ev, text].filter(Boolean).join('\n');
       };
+      // Downloads finished on the seat's tabs since its last call, linked as files it reads over MCP.
+      const downloaded = async (): Promise<FileLink[]> => {
+        const out: FileLink[] = [];
+        for (const d of takeDownloads(p, ctx.seat.key)) {
+          const data = await readFile(d.path).catch(() => undefined);
+          if (data) out.push(files.add({ name: d.name, mimeType: mimeOf(d.name), data, description: 'A download that finished on your tab' }));
+        }
+        return out;
+      };
       try {
         const answer = await def.run(args, ctx, p, host);
         const images = (answer.images ?? []).map((i) => ({ type: 'image' as const, data: i.data, mimeType: i.mimeType }));
         const links = (answer.files ?? []).map((f) => files.add(f));
-        return { content: [{ type: 'text' as const, text: withEvents(answer.text) }, ...images, ...links], ...(answer.structured ? { structuredContent: answer.structured } : {}) };
+        const text = withEvents(answer.text);
+        return { content: [{ type: 'text' as const, text }, ...images, ...links, ...(await downloaded())], ...(answer.structured ? { structuredContent: answer.structured } : {}) };
       } catch (e) {
         const text = withEvents(isForgeError(e) ? e.message : `${def.name} failed: ${(e as Error).message.split('\n')[0]}`);
         if (!isForgeError(e)) ctx.log.warn({ err: e, tool: def.name }, 'tool failed');
-        return { content: [{ type: 'text' as const, text }], isError: true };
+        return { content: [{ type: 'text' as const, text }, ...(await downloaded())], isError: true };
       }
     });
   }

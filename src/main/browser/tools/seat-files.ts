@@ -19,6 +19,16 @@ export const SEAT_FILE_MAX_BYTES = 32 * 1024 * 1024;
 const SCHEME = 'forge';
 const TEMPLATE = `${SCHEME}://files/{id}`;
 
+/** Types by a file's extension, for a download the browser kept without its own. */
+const TYPES: Record<string, string> = {
+  txt: 'text/plain', csv: 'text/csv', html: 'text/html', json: 'application/json', pdf: 'application/pdf',
+  png: 'image/png', jpg: 'image/jpeg', jpeg: 'image/jpeg', webp: 'image/webp', gif: 'image/gif', zip: 'application/zip',
+};
+
+export function mimeOf(name: string): string {
+  return TYPES[/\.([a-z0-9]+)$/i.exec(name)?.[1]?.toLowerCase() ?? ''] ?? 'application/octet-stream';
+}
+
 export interface AgentFile { name: string; mimeType: string; data: Buffer; description?: string }
 
 interface Kept extends AgentFile { id: string; uri: string; at: number }
