@@ -18,6 +18,7 @@ import { takeDownloads, takeEvents } from './agent-events.js';
 import { readFile } from 'node:fs/promises';
 import { refuseUrl } from './url-policy.js';
 import { CHANGES_WHOLE_SHARE, changesBetween, keepReading, lastReading } from './snapshot-changes.js';
+import { collapseLongLists } from './snapshot-collapse.js';
 import type { AgentCap } from './tools/caps.js';
 import { SeatFiles, mimeOf, type AgentFile, type FileLink } from './tools/seat-files.js';
 import { keepSeatNetwork } from './tools/routes.js';
@@ -89,7 +90,9 @@ export async function pageState(tab: Tab, withSnapshot = true, changesFor?: Prof
       return [...lines, `- Page changes since your last snapshot of this tab (${counts}, ${c.unchanged} unchanged; + added, ~ changed; browser_snapshot answers the whole page):`, '```', cut(c.text), '```'].join('\n');
     }
   }
-  lines.push('- Page snapshot:', '```yaml', cut(snapshot), '```');
+  // An action's whole answer (a new page) shows long lists by their first entries; browser_snapshot shows all.
+  const shown = changesFor?.snapshotMode() === 'diff' ? collapseLongLists(snapshot) : { text: snapshot, hidden: 0 };
+  lines.push(shown.hidden ? `- Page snapshot (${shown.hidden} entries of long lists counted, not shown):` : '- Page snapshot:', '```yaml', cut(shown.text), '```');
   return lines.join('\n');
 }
 
