@@ -16,6 +16,7 @@ import {
   TERMINAL_IDLE_MINUTES_DEFAULT,
   RECONNECT_GRACE_S_DEFAULT,
 } from '../shared/limits.js';
+import { AGENT_CAPS, isAgentCap, type AgentCap } from './browser/tools/caps.js';
 
 /** The server's default port: what `./forge serve` binds without --port. */
 export const DEFAULT_PORT = 7300;
@@ -32,7 +33,9 @@ export interface ForgeConfig {
   /** `allowFileUrls`: whether agents may open file: URLs in the shared browser (off: the server's disk is not the agents'). */
   /** `snapshot`: "diff" answers an action with what changed in the page since the seat's last snapshot; "full" with the whole snapshot every time. */
   /** `reconnectGraceS`: how long a seat outlives its last session, seconds (0: released at once). */
-  agent: { allowFileUrls: boolean; snapshot: 'diff' | 'full'; reconnectGraceS: number };
+  /** `caps`: the opt-in tool groups (Playwright MCP's --caps) this server offers agents; none by default. */
+  /** `allowRunCode`: whether browser_run_code_unsafe is offered (it runs the agent's code in the server). */
+  agent: { allowFileUrls: boolean; snapshot: 'diff' | 'full'; reconnectGraceS: number; caps: AgentCap[]; allowRunCode: boolean };
   terminal: { idleMinutes: number; shell?: string };
   /** `theme`: the clients' palette — "system" follows each person's light or dark preference; "dark" or "light" pins that one for every client. */
   client: { theme: 'system' | 'dark' | 'light' };
@@ -76,7 +79,7 @@ export function defaultConfig(): ForgeConfig {
     org: { name: 'default', browserProfile: 'default' },
     projects: {},
     browser: { idleMinutes: BROWSER_IDLE_MINUTES_DEFAULT, hiddenAgentTabs: HIDDEN_AGENT_TABS_DEFAULT, hiddenPersonTabs: HIDDEN_PERSON_TABS_DEFAULT },
-    agent: { allowFileUrls: false, snapshot: 'diff', reconnectGraceS: RECONNECT_GRACE_S_DEFAULT },
+    agent: { allowFileUrls: false, snapshot: 'diff', reconnectGraceS: RECONNECT_GRACE_S_DEFAULT, caps: [], allowRunCode: false },
     terminal: { idleMinutes: TERMINAL_IDLE_MINUTES_DEFAULT },
     client: { theme: 'system' },
     server: { host: DEFAULT_HOST, port: DEFAULT_PORT, insecureRemote: false },
@@ -91,7 +94,7 @@ const SCHEMA: Shape = {
   project: { name: 'string', browser_profile: 'string' },
   projects: 'projects',
   browser: { idle_minutes: 'number', hidden_agent_tabs: 'number', hidden_person_tabs: 'number' },
-  agent: { allow_file_urls: 'boolean', snapshot: 'string', reconnect_grace_s: 'number' },
+  agent: { allow_file_urls: 'boolean', snapshot: 'string', reconnect_grace_s: 'number', caps: 'strings', allow_run_code: 'boolean' },
   terminal: { idle_minutes: 'number', shell: 'string' },
   client: { theme: 'string' },
   server: { host: 'string', port: 'number', tls_cert: 'string', tls_key: 'string', public_url: 'string', insecure_remote: 'boolean' },
@@ -143,7 +146,7 @@ export function parseConfig(text: string, file: string): ForgeConfig {
     if (v.browser_profile !== undefined) cfg.projects[p] = { browserProfile: name(v.browser_profile as string, `projects.${p}.browser_profile`, text, file) };
   }
   const browser = doc.browser as { idle_minutes?: number; hidden_agent_tabs?: number; hidden_person_tabs?: number } | undefined;
-  const agent = doc.agent as { allow_file_urls?: boolean; snapshot?: string; reconnect_grace_s?: number } | undefined;
+  const agent = doc.agent as { allow_file_urls?: boolean; snapshot?: string; reconnect_grace_s?: number; caps?: string[]; allow_run_code?: boolean } | undefined;
   if (browser?.idle_minutes !== undefined) cfg.browser.idleMinutes = positive(browser.idle_minutes, 'browser.idle_minutes', text, file);
   if (browser?.hidden_agent_tabs !== undefined) cfg.browser.hiddenAgentTabs = count(browser.hidden_agent_tabs, 'browser.hidden_agent_tabs', text, file);
   if (browser?.hidden_person_tabs !== undefined) cfg.browser.hiddenPersonTabs = count(browser.hidden_person_tabs, 'browser.hidden_person_tabs', text, file);
@@ -156,6 +159,11 @@ export function parseConfig(text: string, file: string): ForgeConfig {
     if (!(agent.reconnect_grace_s >= 0)) throw keyError(file, text, 'agent.reconnect_grace_s', 'must be a number of seconds, 0 or more');
     cfg.agent.reconnectGraceS = agent.reconnect_grace_s;
   }
+  for (const cap of agent?.caps ?? []) {
+    if (!isAgentCap(cap)) throw keyError(file, text, 'agent.caps', `names "${cap.slice(0, 40)}", not a tool group (${AGENT_CAPS.join(', ')})`);
+    if (!cfg.agent.caps.includes(cap)) cfg.agent.caps.push(cap);
+  }
+  if (agent?.allow_run_code !== undefined) cfg.agent.allowRunCode = agent.allow_run_code;
   const terminal = doc.terminal as Record<string, unknown> | undefined;
   if (terminal?.idle_minutes !== undefined) cfg.terminal.idleMinutes = positive(terminal.idle_minutes as number, 'terminal.idle_minutes', text, file);
   if (terminal?.shell !== undefined) cfg.terminal.shell = terminal.shell as string;

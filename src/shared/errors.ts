@@ -26,7 +26,8 @@ export type ForgeErrorKind =
   | 'not_controller'
   | 'terminal'
   | 'timeout'
-  | 'hand_off';
+  | 'hand_off'
+  | 'not_verified';
 
 export class ForgeError extends Error {
   readonly kind: ForgeErrorKind;

@@ -29,3 +29,27 @@ export function takeEvents(p: ProfileBrowser, seat: string): string {
   const older = q.dropped ? [`${q.dropped} older event${q.dropped === 1 ? '' : 's'} not shown`] : [];
   return `Events: ${[...older, ...q.events].join('; ')}.`;
 }
+
+/** Finished downloads one seat's next result links at most; older ones are still the person's, in the tray. */
+export const SEAT_DOWNLOADS_WAITING_MAX = 8;
+
+/** A finished download kept on the server, for the seat's next tool result to link as a file. */
+export interface WaitingDownload { name: string; path: string; size: number }
+
+const downloads = new WeakMap<ProfileBrowser, Map<string, WaitingDownload[]>>();
+
+export function downloadForSeat(p: ProfileBrowser, seat: string | null, d: WaitingDownload): void {
+  if (!seat) return;
+  let bySeat = downloads.get(p);
+  if (!bySeat) downloads.set(p, (bySeat = new Map()));
+  const list = bySeat.get(seat) ?? [];
+  list.push(d);
+  while (list.length > SEAT_DOWNLOADS_WAITING_MAX) list.shift();
+  bySeat.set(seat, list);
+}
+
+export function takeDownloads(p: ProfileBrowser, seat: string): WaitingDownload[] {
+  const list = downloads.get(p)?.get(seat) ?? [];
+  downloads.get(p)?.delete(seat);
+  return list;
+}

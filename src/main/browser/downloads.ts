@@ -16,7 +16,7 @@ import { signDownload } from '../../workers/relay/links.js';
 import { log } from '../logging.js';
 import type { ProfileBrowser } from './profile.js';
 import type { Tab } from './tabs.js';
-import { tellSeat } from './agent-events.js';
+import { downloadForSeat, tellSeat } from './agent-events.js';
 
 export interface DownloadDoors {
   controllerOf(tab: Tab): number | null;
@@ -83,6 +83,7 @@ export class Downloads {
     this.offer(kept);
     const to = kept.offeredTo !== undefined ? 'offered to the person' : `kept for the person who takes control of tab ${n}`;
     tellSeat(p, tab.owner, `a download finished on tab ${n}: ${name} (${sizeInWords(size)}), ${to}`);
+    downloadForSeat(p, tab.owner, { name, path, size });
   }
 
   /**

@@ -18,6 +18,7 @@ import { clip } from '../../shared/activity.js';
 
 /** A person's answer as the activity line says it. */
 const ANSWER_WORDS = { done: 'Done', not_now: 'Not now', feedback: 'feedback' } as const;
+import { pageState } from './tools.js';
 
 /** How often a waiting hand-off tells the agent it is still waiting (MCP progress), ms. */
 export const HANDOFF_PROGRESS_PERIOD_MS = 10_000;
@@ -153,6 +154,8 @@ export class BrowserHandOffs {
       const tabs = own.length ? own.map((t) => `tab ${t.number} (${t.pageId}) ${t.title || t.page.url()}`).join('; ') : 'you have no tab open';
       throw new ForgeError('tab_not_open', `the page ${pageId} is not one of your tabs; hand off one of them by its page id as browser_tabs prints it — ${tabs}`);
     }
+    // The page as the agent hands it over: the answer says what the person changed since.
+    await p.call(seat, 'browser_hand_off', (t) => pageState(t, true, p), { tab }).catch(() => undefined);
     const id = `ho-${randomBytes(5).toString('hex')}`;
     const { token, exp } = signLink(this.deps.linkSecret, id);
     let settle!: HandOff['settle'];
@@ -182,6 +185,21 @@ export class BrowserHandOffs {
     }
   }
 
+  /**
+   * What the person changed while they held the tab: its URL and title, and the snapshot's changes
+   * since the hand-off (the whole snapshot on a new document). Empty when the tab cannot be read now.
+   */
+  private async leftBehind(ctx: SessionContext, tab: Tab): Promise<string> {
+    const p = this.deps.profile(ctx.profileKey);
+    if (tab.owner !== ctx.seat.key) return '';
+    try {
+      const r = await p.call(ctx.seat.key, 'browser_hand_off', (t) => pageState(t, true, p), { tab });
+      return r.dialogOpened ? '' : r.value ?? '';
+    } catch {
+      return '';
+    }
+  }
+
   linkOf(id: string): string | undefined { return this.asks.get(id)?.link; }
 
   stop(): void { clearInterval(this.timer); }
@@ -202,12 +220,13 @@ export class BrowserHandOffs {
       try {
         const r = await this.park(ctx, args.page_id, args.message, progress, extra.signal);
         const said = r.note ? ` Their note: ${JSON.stringify(r.note)}` : '';
+        const left = await this.leftBehind(ctx, r.tab);
         const text = r.answer === 'done'
-          ? `The person answered Done on tab ${r.tab.number} (${r.tab.pageId}).${said} The page is as they left it: take a browser_snapshot before going on.`
+          ? `The person answered Done on tab ${r.tab.number} (${r.tab.pageId}).${said} ${left ? 'The page as they left it, against the page you handed them:' : 'The page is as they left it: take a browser_snapshot before going on.'}`
           : r.answer === 'not_now'
-            ? `The person answered Not now on tab ${r.tab.number} (${r.tab.pageId}).${said} The page is as it was; ask again later if you still need them on it.`
+            ? `The person answered Not now on tab ${r.tab.number} (${r.tab.pageId}).${said} ${left ? 'The page now, against the page you handed them:' : 'The page is as it was; ask again later if you still need them on it.'}`
             : `The person says something is off on tab ${r.tab.number} (${r.tab.pageId}): ${JSON.stringify(r.note)}. Address it, then hand the page off again for another answer.`;
-        return { content: [{ type: 'text' as const, text: lead(text) }], structuredContent: { answer: r.answer, note: r.note, page_id: r.tab.pageId } };
+        return { content: [{ type: 'text' as const, text: lead(left ? `${text}\n${left}` : text) }], structuredContent: { answer: r.answer, note: r.note, page_id: r.tab.pageId } };
       } catch (e) {
         return { content: [{ type: 'text' as const, text: lead(isForgeError(e) ? e.message : String((e as Error).message)) }], isError: true };
       }

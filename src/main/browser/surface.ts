@@ -9,6 +9,7 @@ import { profileDir } from '../state.js';
 import { ProfileBrowser, type ProfileEvents } from './profile.js';
 import type { Tab } from './tabs.js';
 import { registerBrowserTools } from './tools.js';
+import type { AgentCap } from './tools/caps.js';
 import { log } from '../logging.js';
 import { BrowserViewing } from './viewing.js';
 import { encodeMetrics } from './encode-metrics.js';
@@ -67,6 +68,10 @@ export class BrowserSurface implements Surface {
     }
     return p;
   }
+
+  /** The opt-in tool groups forge.toml's [agent] caps names. */
+  agentCaps(): ReadonlySet<AgentCap> { return new Set(this.ctx.config.agent.caps); }
+  allowRunCode(): boolean { return this.ctx.config.agent.allowRunCode; }
 
   /** Whether a person's viewer watches the tab (the agent's browser_resize is refused then). */
   watched(tab: Tab): boolean { return (this.viewing?.watchersOf(tab).length ?? 0) > 0; }

@@ -14,22 +14,35 @@ import type { ProfileBrowser } from './profile.js';
 import { dialogRefusal, type Tab } from './tabs.js';
 import { elementShape, targetOf } from './tools/element.js';
 import { MODULE_TOOLS } from './tools/registry.js';
-import { takeEvents } from './agent-events.js';
+import { takeDownloads, takeEvents } from './agent-events.js';
+import { readFile } from 'node:fs/promises';
 import { refuseUrl } from './url-policy.js';
 import { CHANGES_WHOLE_SHARE, changesBetween, keepReading, lastReading } from './snapshot-changes.js';
+import { collapseLongLists } from './snapshot-collapse.js';
+import type { AgentCap } from './tools/caps.js';
+import { SeatFiles, mimeOf, type AgentFile, type FileLink } from './tools/seat-files.js';
+import { keepSeatNetwork } from './tools/routes.js';
 
 export interface ToolHost {
   profile(key: string): ProfileBrowser;
   /** Whether a person's viewer watches the tab now (its layout is theirs then). */
   watched?(tab: Tab): boolean;
+  /** The opt-in tool groups forge.toml's [agent] caps names; none when absent. */
+  agentCaps?(): ReadonlySet<AgentCap>;
+  /** [agent] allow_run_code: whether browser_run_code_unsafe is offered. */
+  allowRunCode?(): boolean;
 }
 
-/** An answer that may carry images (a screenshot), sent as MCP image content. */
-export interface BrowserAnswer extends ToolAnswer { images?: Array<{ data: string; mimeType: string }> }
+/**
+ * An answer that may carry images (a screenshot), sent as MCP image content, and files (a PDF,
+ * a trace), kept in the session's store and sent as resource links the agent reads.
+ */
+export interface BrowserAnswer extends ToolAnswer { images?: Array<{ data: string; mimeType: string }>; files?: AgentFile[] }
 
 type Handler = (args: Record<string, unknown>, ctx: SessionContext, p: ProfileBrowser, host: ToolHost) => Promise<BrowserAnswer>;
 
-export interface ToolDef { name: string; description: string; schema: z.ZodObject<z.ZodRawShape>; run: Handler }
+/** `cap`: the opt-in group the tool belongs to (absent: core, always offered); `runsCode`: offered only with [agent] allow_run_code. */
+export interface ToolDef { name: string; description: string; schema: z.ZodObject<z.ZodRawShape>; run: Handler; cap?: AgentCap; runsCode?: true }
 
 const element = elementShape.element;
 
@@ -77,7 +90,9 @@ export async function pageState(tab: Tab, withSnapshot = true, changesFor?: Prof
       return [...lines, `- Page changes since your last snapshot of this tab (${counts}, ${c.unchanged} unchanged; + added, ~ changed; browser_snapshot answers the whole page):`, '```', cut(c.text), '```'].join('\n');
     }
   }
-  lines.push('- Page snapshot:', '```yaml', cut(snapshot), '```');
+  // An action's whole answer (a new page) shows long lists by their first entries; browser_snapshot shows all.
+  const shown = changesFor?.snapshotMode() === 'diff' ? collapseLongLists(snapshot) : { text: snapshot, hidden: 0 };
+  lines.push(shown.hidden ? `- Page snapshot (${shown.hidden} entries of long lists counted, not shown):` : '- Page snapshot:', '```yaml', cut(shown.text), '```');
   return lines.join('\n');
 }
 
@@ -95,13 +110,17 @@ async function rebuild(tab: Tab, tool: string, p: ProfileBrowser): Promise<strin
 }
 
 /** Tools that only read the page: nothing they do opens a popup, so they skip the popup grace and barrier. */
-const READS_ONLY = new Set(['browser_snapshot', 'browser_find', 'browser_take_screenshot', 'browser_console_messages', 'browser_network_requests', 'browser_network_request', 'browser_wait_for']);
+const READS_ONLY = new Set([
+  'browser_snapshot', 'browser_find', 'browser_take_screenshot', 'browser_console_messages', 'browser_network_requests', 'browser_network_request', 'browser_wait_for',
+  'browser_pdf_save', 'browser_generate_locator', 'browser_verify_element_visible', 'browser_verify_text_visible', 'browser_verify_list_visible', 'browser_verify_value',
+]);
 
 /** Runs a call on the seat's current tab and writes the common parts of its answer. */
 export async function onTab(p: ProfileBrowser, ctx: SessionContext, tool: string, what: string, work: (tab: Tab) => Promise<string>, opts: { allowDialog?: boolean; dialogRefuses?: boolean; leavesPage?: boolean } = {}): Promise<ToolAnswer> {
   const r = await p.call(ctx.seat.key, tool, async (tab) => {
     const grace = READS_ONLY.has(tool) ? undefined : p.popupGrace();
     let rebuilt = tab.crashed ? await rebuild(tab, tool, p) : '';
+    await keepSeatNetwork(p, ctx.seat.key, tab);
     let text: string;
     try {
       text = await work(tab);
@@ -204,19 +223,6 @@ const TOOLS: ToolDef[] = [
     },
   },
   {
-    name: 'browser_file_upload',
-    description: 'Answer the file chooser open on your current tab with files from the server\'s disk (absolute paths); no paths cancels it.',
-    schema: z.object({ paths: z.array(z.string()).optional() }).strict(),
-    run: (a, ctx, p) => onTab(p, ctx, 'browser_file_upload', 'uploading', async (tab) => {
-      const chooser = tab.fileChooser;
-      if (!chooser) throw new ForgeError('bad_request', `no file chooser is open on tab ${tab.number} (${tab.pageId}); click the page's file input first`);
-      tab.fileChooser = undefined;
-      p.chooserAnswered(tab);
-      await chooser.setFiles((a.paths as string[] | undefined) ?? [], { timeout: PAGE_ACTION_TIMEOUT_MS });
-      return pageState(tab, true, p);
-    }),
-  },
-  {
     name: 'browser_close',
     description: 'Close your current tab (a dialog holding it goes with it).',
     schema: z.object({}).strict(),
@@ -299,8 +305,16 @@ function listTabs(p: ProfileBrowser, seat: string): string {
   return lines.join('\n');
 }
 
+/** The tools this server offers: core ones, the groups [agent] caps names, browser_run_code_unsafe only when allowed. */
+export function offeredTools(host: ToolHost): ToolDef[] {
+  const caps = host.agentCaps?.() ?? new Set<AgentCap>();
+  return [...MODULE_TOOLS, ...TOOLS].filter((d) => (!d.cap || caps.has(d.cap)) && (!d.runsCode || host.allowRunCode?.() === true));
+}
+
 export function registerBrowserTools(server: McpServer, ctx: SessionContext, host: ToolHost): void {
-  for (const def of [...MODULE_TOOLS, ...TOOLS]) {
+  const files = new SeatFiles();
+  files.register(server);
+  for (const def of offeredTools(host)) {
     server.registerTool(def.name, { description: def.description, inputSchema: def.schema }, async (args: Record<string, unknown>) => {
       const p = host.profile(ctx.profileKey);
       // A restart that took the seat's tabs, then what people did on its tabs since its last call, lead the answer.
@@ -309,14 +323,25 @@ export function registerBrowserTools(server: McpServer, ctx: SessionContext, hos
         const ev = takeEvents(p, ctx.seat.key);
         return [restart ? `Note: ${restart}.` : '', ev, text].filter(Boolean).join('\n');
       };
+      // Downloads finished on the seat's tabs since its last call, linked as files it reads over MCP.
+      const downloaded = async (): Promise<FileLink[]> => {
+        const out: FileLink[] = [];
+        for (const d of takeDownloads(p, ctx.seat.key)) {
+          const data = await readFile(d.path).catch(() => undefined);
+          if (data) out.push(files.add({ name: d.name, mimeType: mimeOf(d.name), data, description: 'A download that finished on your tab' }));
+        }
+        return out;
+      };
       try {
         const answer = await def.run(args, ctx, p, host);
         const images = (answer.images ?? []).map((i) => ({ type: 'image' as const, data: i.data, mimeType: i.mimeType }));
-        return { content: [{ type: 'text' as const, text: withEvents(answer.text) }, ...images], ...(answer.structured ? { structuredContent: answer.structured } : {}) };
+        const links = (answer.files ?? []).map((f) => files.add(f));
+        const text = withEvents(answer.text);
+        return { content: [{ type: 'text' as const, text }, ...images, ...links, ...(await downloaded())], ...(answer.structured ? { structuredContent: answer.structured } : {}) };
       } catch (e) {
         const text = withEvents(isForgeError(e) ? e.message : `${def.name} failed: ${(e as Error).message.split('\n')[0]}`);
         if (!isForgeError(e)) ctx.log.warn({ err: e, tool: def.name }, 'tool failed');
-        return { content: [{ type: 'text' as const, text }], isError: true };
+        return { content: [{ type: 'text' as const, text }, ...(await downloaded())], isError: true };
       }
     });
   }

@@ -9,9 +9,12 @@ import { PAGE_ACTION_TIMEOUT_MS } from '../../../shared/limits.js';
 import { locate } from '../locate.js';
 import { header, onTab, type BrowserAnswer, type ToolDef } from '../tools.js';
 import { elementShape, targetOf } from './element.js';
+import { SEAT_FILE_MAX_BYTES } from './seat-files.js';
 
-/** Largest picture one answer carries, bytes: base64 of it stays well under a client's message bound. */
-export const SCREENSHOT_MAX_BYTES = 8 * 1024 * 1024;
+/** Largest picture an answer carries inline, bytes: a bigger one is a file the agent reads by its link, as most clients take an image block of about this size at most. */
+export const SCREENSHOT_INLINE_MAX_BYTES = 1024 * 1024;
+/** Largest picture at all, bytes: what one of the session's files may be. */
+export const SCREENSHOT_MAX_BYTES = SEAT_FILE_MAX_BYTES;
 /** JPEG and WebP quality, 0–100: small enough for an agent's context, sharp enough to read text. */
 const SCREENSHOT_QUALITY = 80;
 
@@ -62,14 +65,18 @@ export const SCREENSHOT_TOOLS: ToolDef[] = [
         if (image.length > SCREENSHOT_MAX_BYTES) {
           const mib = (image.length / 1024 / 1024).toFixed(1);
           image = undefined;
-          throw new ForgeError('bad_request', `the screenshot of tab ${tab.number} is ${mib} MiB, over the ${SCREENSHOT_MAX_BYTES / 1024 / 1024} MiB an answer carries; take it as jpeg, without fullPage, or of one element`);
+          throw new ForgeError('bad_request', `the screenshot of tab ${tab.number} is ${mib} MiB, over the ${SCREENSHOT_MAX_BYTES / 1024 / 1024} MiB a screenshot may be; take it as jpeg, without fullPage, or of one element`);
         }
         const of = named ? `element ${named}${a.element ? ` (${a.element as string})` : ''}` : a.fullPage ? 'the full page' : 'the viewport';
-        return ['### Result', `- Screenshot of ${of} on tab ${tab.number} (${tab.pageId}) as image/${kind}, ${image.length} bytes${a.filename ? `, named ${a.filename as string} (not saved on the server)` : ''}`, header(tab)].join('\n');
+        const linked = image.length > SCREENSHOT_INLINE_MAX_BYTES ? `; over the ${SCREENSHOT_INLINE_MAX_BYTES / 1024 / 1024} MiB an answer carries inline, so it is linked below (read it with resources/read)` : '';
+        return ['### Result', `- Screenshot of ${of} on tab ${tab.number} (${tab.pageId}) as image/${kind}, ${image.length} bytes${a.filename ? `, named ${a.filename as string} (not saved on the server)` : ''}${linked}`, header(tab)].join('\n');
       });
       const answer: BrowserAnswer = { ...r };
       // A dialog that opened meanwhile answers without the picture.
-      if (image && r.text.includes('### Result')) answer.images = [{ data: image.toString('base64'), mimeType: `image/${kind}` }];
+      if (image && r.text.includes('### Result')) {
+        if (image.length <= SCREENSHOT_INLINE_MAX_BYTES) answer.images = [{ data: image.toString('base64'), mimeType: `image/${kind}` }];
+        else answer.files = [{ name: (a.filename as string | undefined)?.replace(/^.*[\\/]/, '') || `screenshot-${Date.now()}.${kind === 'jpeg' ? 'jpg' : kind}`, mimeType: `image/${kind}`, data: image, description: 'Screenshot' }];
+      }
       return answer;
     },
   },
