@@ -1,0 +1,46 @@
+/**
+ * The Grafana dashboard in docs/ reads only names /metrics really carries: against a real server
+ * with a host up, a watched tab and a terminal, every metric its panels' queries name is in the
+ * scrape, so an operator who imports it sees no empty panel for a renamed metric.
+ */
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startForge, connectAgent, type Agent, type RunningServer } from './helpers/server.js';
+import { servePages, type PageServer } from './helpers/pages.js';
+import { openViewer, type TestViewer } from './helpers/viewer.js';
+
+let forge: RunningServer;
+let pages: PageServer;
+let agent: Agent;
+let viewer: TestViewer;
+
+beforeAll(async () => {
+  forge = await startForge({ toml: '[terminal]\nshell = "/bin/bash"\n' });
+  pages = await servePages({ '/': '<title>Grafana</title><h1>metrics</h1>' });
+  agent = await connectAgent(forge, 'default/graf/lead');
+  await agent.call('browser_navigate', { url: pages.url });
+  await agent.call('terminal__run', { command: 'echo up' });
+  viewer = await openViewer(forge.info.port, forge.info.viewer_token);
+  viewer.send({ t: 'attach', tab: 1, w: 800, h: 600 });
+  await viewer.waitFrames(1);
+});
+
+afterAll(async () => {
+  await viewer?.close();
+  await agent?.close();
+  await forge?.stop();
+  await pages?.close();
+});
+
+describe('the Grafana dashboard', () => {
+  it('every metric its queries name is one /metrics serves', async () => {
+    const board = JSON.parse(readFileSync('docs/grafana-forge.json', 'utf8')) as { panels: Array<{ title: string; targets: Array<{ expr: string }> }> };
+    const names = new Set(board.panels.flatMap((p) => p.targets.flatMap((t) => t.expr.match(/\bforge_[a-z_]+/g) ?? [])));
+    expect(names.size).toBeGreaterThan(10);
+    // The gauges reach /metrics from the main thread a second at a time.
+    await new Promise((r) => setTimeout(r, 2500));
+    const res = await fetch(`http://127.0.0.1:${forge.info.port}/metrics`, { headers: { authorization: `Bearer ${forge.info.token}` } });
+    const served = new Set((await res.text()).split('\n').filter((l) => l && !l.startsWith('#')).map((l) => /^[a-z_]+/.exec(l)![0]));
+    expect([...names].filter((n) => !served.has(n))).toEqual([]);
+  });
+});
