@@ -3,7 +3,7 @@ declare module 'chrome-remote-interface' {
   interface CdpTarget { id: string; type: string; url: string }
   interface CdpClient {
     send(method: string, params?: object): Promise<unknown>;
-    on(event: string, cb: (params: any) => void): void;
+    on(event: string, cb: (params: unknown) => void): void;
     close(): Promise<void>;
     Runtime: { evaluate(params: { expression: string; returnByValue?: boolean }): Promise<{ result: { value?: unknown } }> };
   }

@@ -14,6 +14,7 @@ let agent: Agent;
 let viewer: TestViewer | undefined;
 
 /** A page that paints a new frame every animation frame. */
+// biome-ignore lint/suspicious/noTemplateCurlyInString: the page's own script builds its colour with a template.
 const ANIM = '<title>Anim</title><body style="margin:0"><canvas id=c width=400 height=300></canvas><script>const c=document.getElementById("c").getContext("2d");function f(t){c.fillStyle=`hsl(${t/5%360},80%,50%)`;c.fillRect(0,0,400,300);requestAnimationFrame(f)}requestAnimationFrame(f)</script>';
 
 beforeAll(async () => {

@@ -358,7 +358,8 @@ export class BrowserViewing {
 
   /** Tells the controller whether the page's focus now takes typing (a phone raises its keyboard on it); only the newest answer counts. */
   private tellFocus(s: ViewerState, w: Watch): void {
-    const ask = (s.focusAsks = (s.focusAsks ?? 0) + 1);
+    s.focusAsks = (s.focusAsks ?? 0) + 1;
+    const ask = s.focusAsks;
     void focusIsEditable(w.tab.page).then((editable) => {
       if (s.focusAsks !== ask || s.watch?.tab !== w.tab || this.controllers.get(w.tab.pageId) !== s.info.id) return;
       this.hub.send(s.info.id, { t: 'focus', tab: w.tab.number, editable });
