@@ -425,6 +425,7 @@ export class BrowserViewing {
         else log.warn(entry, 'frame pipeline started without the mapped framebuffer: capture costs more CPU');
         if (pipeline.encodeFallback) log.warn(entry, `${pipeline.encodeFallback}: encoding costs more CPU`);
         if (pipeline.popupWatch !== 'watched') log.warn(entry, 'a select\'s list on this host takes keys only: its popup window cannot be clicked');
+        pipeline.onProblem((p) => { if (p.fatal) log.error(entry, p.sentence); else log.warn(entry, p.sentence); });
         this.running.set(host, pipeline);
         return { pipeline, source };
       });
