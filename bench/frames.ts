@@ -163,7 +163,10 @@ try {
     if (result.encode_modes[mode] && PAGES.includes('anim')) continue;
     log(`anim with the ${mode} pool…`);
     const other = await startPipeline(mode);
+    // Each pool is measured as itself, and must deliver: a pool that fell back or sent nothing fails the run.
+    if (other.pipeline.encodeMode !== mode) throw new Error(`the ${mode} encoder did not run (${other.pipeline.encodeFallback || other.pipeline.encodeMode})`);
     result.encode_modes[mode] = roundAll(await forgePath(other.pipeline, other.source, 'anim'));
+    if (!(result.encode_modes[mode].fps > 0)) throw new Error(`the ${mode} encoder delivered no frames of anim`);
     await other.pipeline.stop();
     relay.post({ t: 'frame_source_end', source: other.source });
   }

@@ -1,25 +1,14 @@
-/**
- * `./forge bench tabs [--json] [--tabs N] [--seats N]`
- *
- * What the hidden-tab budget saves and what it costs: three seats open 60 tabs (20 each) on one
- * profile, once with forge's default caps ([browser] hidden_agent_tabs = 6, hidden_person_tabs = 3)
- * and once with caps past the tab count (nothing unloaded). Reported: the host's memory (the PSS of
- * every Chromium process the server started, so shared pages are counted once) after the opens,
- * and in the capped run the latency of an agent's call on an unloaded tab (its rebuild at its
- * address included) beside a fresh browser_navigate on a loaded tab to an address not seen yet,
- * both answered with the page's snapshot.
- */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+
+import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join, resolve, dirname } from 'node:path';
+import { resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { ServerInfo } from '../src/main/state.js';
 import { descendants } from './mcp/processes.js';
+import { spawnForge, type ForgeProcess } from './forge-process.js';
 
 /** Tabs opened in each run by default: 3 seats × 20, ten times the default agent cap. */
 const TABS_DEFAULT = 60;
@@ -30,8 +19,7 @@ const UNCAPPED = 100_000;
 const SETTLE_MS = 3_000;
 /** Revive and fresh-navigate samples in the capped run. */
 const SAMPLES = 15;
-/** Bound on a server's start and on one call, ms. */
-const START_TIMEOUT_MS = 30_000;
+/** Bound on one call, ms. */
 const CALL_TIMEOUT_MS = 60_000;
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -51,25 +39,8 @@ function servePages(): Promise<{ origin: string; server: Server }> {
   return new Promise((r) => server.listen(0, '127.0.0.1', () => r({ origin: `http://127.0.0.1:${(server.address() as { port: number }).port}`, server })));
 }
 
-interface Forge { proc: ChildProcess; info: ServerInfo; stop: () => Promise<void> }
-
-async function startForge(toml: string): Promise<Forge> {
-  const stateDir = mkdtempSync(join(tmpdir(), 'forge-bench-tabs-'));
-  writeFileSync(join(stateDir, 'forge.toml'), toml);
-  const proc = spawn(process.execPath, [join(ROOT, 'dist/src/main/cli.js'), 'serve', '--state', stateDir, '--port', '0', '--config', join(stateDir, 'forge.toml')], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  proc.stdout!.on('data', (d: Buffer) => { out = (out + d.toString()).slice(-20_000); });
-  proc.stderr!.on('data', (d: Buffer) => { out = (out + d.toString()).slice(-20_000); });
-  const stop = async (): Promise<void> => {
-    if (proc.exitCode === null && proc.signalCode === null) { proc.kill('SIGTERM'); await new Promise((r) => proc.once('exit', r)); }
-    rmSync(stateDir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
-  };
-  const deadline = Date.now() + START_TIMEOUT_MS;
-  while (!(existsSync(join(stateDir, 'server.json')) && out.includes('mcp:'))) {
-    if (proc.exitCode !== null || Date.now() > deadline) { await stop(); throw new Error(`forge serve did not start: ${out.slice(-2000)}`); }
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  return { proc, info: JSON.parse(readFileSync(join(stateDir, 'server.json'), 'utf8')) as ServerInfo, stop };
+function startForge(toml: string): Promise<ForgeProcess> {
+  return spawnForge({ root: ROOT, toml, stateDirPrefix: 'forge-bench-tabs-', outputMaxChars: 20_000 });
 }
 
 type Call = (tool: string, args?: Record<string, unknown>) => Promise<{ text: string; ms: number }>;

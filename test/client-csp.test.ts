@@ -4,31 +4,26 @@
  * its socket, draws an agent's tab, raises the seat's terminal, and the bare terminal page runs,
  * with not one policy violation reported by the page.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { startForge, connectAgent, type Agent, type RunningServer } from './helpers/server.js';
-import { launchClientBrowser, picturePoint } from './helpers/client-page.js';
-import { servePages, type PageServer } from './helpers/pages.js';
+import type { Agent, RunningServer } from './helpers/server.js';
+import { picturePoint } from './helpers/client-page.js';
 import { pageScreen } from './helpers/term-screen.js';
+import { forgeTest, type TestPages } from './fixtures.js';
 
 const SEAT = 'default/csp/lead';
 let forge: RunningServer;
-let pages: PageServer;
+let pages: TestPages;
 let browser: Browser;
 let agent: Agent;
 
-beforeAll(async () => {
-  forge = await startForge({ toml: '[terminal]\nshell = "/bin/bash"\n' });
-  pages = await servePages({ '/': '<title>Policy</title><h1 style="font-size:64px">under the policy</h1>' });
-  browser = await launchClientBrowser();
-  agent = await connectAgent(forge, SEAT);
-});
+const it = forgeTest({ toml: '[terminal]\nshell = "/bin/bash"\n' }, { '/': '<title>Policy</title><h1 style="font-size:64px">under the policy</h1>' });
 
-afterAll(async () => {
-  await browser?.close();
-  await agent?.close().catch(() => undefined);
-  await forge?.stop();
-  await pages?.close();
+it.beforeAll(async ({ forge: f, pages: p, clientBrowser, agentFor }) => {
+  forge = f;
+  pages = p;
+  browser = clientBrowser;
+  agent = await agentFor(SEAT);
 });
 
 /** A page that keeps every policy violation and every console line naming the policy. */

@@ -5,41 +5,35 @@
  * terminals both show, the second seat's terminal is raised from the printed link (no ?seat=), a
  * tab's show opens the takeover on it, and a seat with a session and no terminal offers start.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { startForge, connectAgent, type Agent, type RunningServer } from './helpers/server.js';
-import { launchClientBrowser, openClient } from './helpers/client-page.js';
-import { servePages, type PageServer } from './helpers/pages.js';
+import type { Agent, RunningServer } from './helpers/server.js';
+import { openClient } from './helpers/client-page.js';
+import { forgeTest, type TestPages } from './fixtures.js';
 import { pageScreen } from './helpers/term-screen.js';
 
 const LEAD = 'default/shop/lead';
 const HELPER = 'default/shop/helper';
 const SPARE = 'default/shop/spare';
 let forge: RunningServer;
-let pages: PageServer;
+let pages: TestPages;
 let browser: Browser;
 let lead: Agent;
 let helper: Agent;
-let spare: Agent;
 
-beforeAll(async () => {
-  forge = await startForge({ toml: '[terminal]\nshell = "/bin/bash"\n' });
-  pages = await servePages({ '/alpha': '<title>Alpha page</title><h1>alpha</h1>', '/beta': '<title>Beta page</title><h1>beta</h1>' });
-  browser = await launchClientBrowser();
-  lead = await connectAgent(forge, LEAD);
-  helper = await connectAgent(forge, HELPER);
-  spare = await connectAgent(forge, SPARE);
+const it = forgeTest({ toml: '[terminal]\nshell = "/bin/bash"\n' }, { '/alpha': '<title>Alpha page</title><h1>alpha</h1>', '/beta': '<title>Beta page</title><h1>beta</h1>' });
+
+it.beforeAll(async ({ forge: f, pages: p, clientBrowser, agentFor }) => {
+  forge = f;
+  pages = p;
+  browser = clientBrowser;
+  lead = await agentFor(LEAD);
+  helper = await agentFor(HELPER);
+  await agentFor(SPARE); // a seat with a session and no terminal
   await lead.call('browser_navigate', { url: `${pages.url}alpha` });
   await helper.call('browser_navigate', { url: `${pages.url}beta` });
   await lead.call('terminal__run', { command: 'echo lead-ready' });
   await helper.call('terminal__run', { command: 'echo helper-ready' });
-});
-
-afterAll(async () => {
-  await browser?.close();
-  for (const a of [lead, helper, spare]) await a?.close().catch(() => undefined);
-  await forge?.stop();
-  await pages?.close();
 });
 
 describe('the home lists every seat', () => {

@@ -3,28 +3,25 @@
  * and parses, every icon it names is served as an image, and the home with its seats' cards, the
  * manifest and the icons load under the page's policy with not one violation.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { startForge, connectAgent, type Agent, type RunningServer } from './helpers/server.js';
-import { launchClientBrowser } from './helpers/client-page.js';
+import type { Agent, RunningServer } from './helpers/server.js';
+import { forgeTest } from './fixtures.js';
 
 const SEAT = 'default/app/lead';
 let forge: RunningServer;
 let browser: Browser;
 let agent: Agent;
 
-beforeAll(async () => {
-  forge = await startForge({ toml: '[terminal]\nshell = "/bin/bash"\n' });
-  browser = await launchClientBrowser();
-  agent = await connectAgent(forge, SEAT);
+const it = forgeTest({ toml: '[terminal]\nshell = "/bin/bash"\n' });
+
+it.beforeAll(async ({ forge: f, clientBrowser, agentFor }) => {
+  forge = f;
+  browser = clientBrowser;
+  agent = await agentFor(SEAT);
   await agent.call('terminal__run', { command: 'echo app-ready' });
 });
 
-afterAll(async () => {
-  await browser?.close();
-  await agent?.close().catch(() => undefined);
-  await forge?.stop();
-});
 
 interface Manifest { name: string; display: string; icons: Array<{ src: string; sizes: string; type: string }> }
 

@@ -2,37 +2,36 @@
  * A viewer whose decoder fell behind drops its picture and asks for a keyframe: the relay sends it
  * no patch until a fresh keyframe, so the picture never mixes a patch onto a frame it lacks.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startForge, connectAgent, type RunningServer, type Agent } from './helpers/server.js';
-import { servePages, type PageServer } from './helpers/pages.js';
+import type { RunningServer, Agent } from './helpers/server.js';
+import { forgeTest, type TestPages } from './fixtures.js';
 import { openViewer, type TestViewer } from './helpers/viewer.js';
 import { FRAME_FLAG_KEYFRAME } from '../src/shared/protocol.js';
 
 const PAGES = process.env.FORGE_PAGES ?? join(process.cwd(), 'bench', 'pages');
 
 let forge: RunningServer;
-let pages: PageServer;
+let pages: TestPages;
 let agent: Agent;
 let viewer: TestViewer;
 
-beforeAll(async () => {
-  forge = await startForge();
-  pages = await servePages({
-    '/simple.html': readFileSync(join(PAGES, 'simple.html'), 'utf8'),
-    '/stamp.js': readFileSync(join(PAGES, 'stamp.js'), 'utf8'),
-  });
-  agent = await connectAgent(forge, 'default/resync/lead');
+const it = forgeTest({}, {
+  '/simple.html': readFileSync(join(PAGES, 'simple.html'), 'utf8'),
+  '/stamp.js': readFileSync(join(PAGES, 'stamp.js'), 'utf8'),
+});
+
+it.beforeAll(async ({ forge: f, pages: p, agentFor }) => {
+  forge = f;
+  pages = p;
+  agent = await agentFor('default/resync/lead');
   await agent.call('browser_navigate', { url: `${pages.origin}/simple.html` });
   viewer = await openViewer(forge.info.port, forge.info.viewer_token);
 });
 
-afterAll(async () => {
+it.afterAll(async () => {
   await viewer?.close();
-  await agent?.close();
-  await forge?.stop();
-  await pages?.close();
 });
 
 describe('a viewer that fell behind', () => {

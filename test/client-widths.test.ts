@@ -117,7 +117,7 @@ describe('a finger on the picture', () => {
     await expect.poll(() => evaluate('() => document.title'), { timeout: 10_000 }).toContain('tapped 1');
     const cdp = await tablet.context.newCDPSession(tablet.page);
     const from = await picturePoint(tablet.page, 0.5, 0.8);
-    const touch = (type: string, y: number) => cdp.send('Input.dispatchTouchEvent', {
+    const touch = (type: 'touchStart' | 'touchMove' | 'touchEnd', y: number) => cdp.send('Input.dispatchTouchEvent', {
       type, touchPoints: type === 'touchEnd' ? [] : [{ x: from.x, y }],
     });
     await touch('touchStart', from.y);

@@ -3,26 +3,23 @@
  * reads names Xvfb, its pid and its signal (and the Chromium that went with it), not Chromium as
  * if it had died by itself.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startForge, connectAgent, type RunningServer, type Agent } from './helpers/server.js';
-import { servePages, type PageServer } from './helpers/pages.js';
+import { describe, expect } from 'vitest';
+import type { RunningServer, Agent } from './helpers/server.js';
+import { forgeTest, type TestPages } from './fixtures.js';
 import { hostBrowserPid, processes } from './helpers/processes.js';
 
 let forge: RunningServer;
-let pages: PageServer;
+let pages: TestPages;
 let a: Agent;
 
-beforeAll(async () => {
-  forge = await startForge();
-  pages = await servePages({ '/': '<title>Live</title><p>alive</p>' });
-  a = await connectAgent(forge, 'default/display-death/lead');
+const it = forgeTest({}, { '/': '<title>Live</title><p>alive</p>' });
+
+it.beforeAll(async ({ forge: f, pages: p, agentFor }) => {
+  forge = f;
+  pages = p;
+  a = await agentFor('default/display-death/lead');
 });
 
-afterAll(async () => {
-  await a?.close();
-  await forge?.stop();
-  await pages?.close();
-});
 
 /** This server's Xvfb: the one whose framebuffer directory is named after the server's pid. */
 function xvfbPid(): number {

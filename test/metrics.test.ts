@@ -3,30 +3,30 @@
  * the relay sent and skipped, the tabs per profile, and each running host's encoder (which one
  * runs and what it encoded). A real server, a real animating page, a real viewer socket.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startForge, connectAgent, type RunningServer, type Agent } from './helpers/server.js';
-import { servePages, type PageServer } from './helpers/pages.js';
+import { describe, expect } from 'vitest';
+import type { RunningServer, Agent } from './helpers/server.js';
+import { forgeTest, type TestPages } from './fixtures.js';
 import { openViewer, type TestViewer } from './helpers/viewer.js';
 
 let forge: RunningServer;
-let pages: PageServer;
+let pages: TestPages;
 let agent: Agent;
 let viewer: TestViewer | undefined;
 
 /** A page that paints a new frame every animation frame. */
+// biome-ignore lint/suspicious/noTemplateCurlyInString: the page's own script builds its colour with a template.
 const ANIM = '<title>Anim</title><body style="margin:0"><canvas id=c width=400 height=300></canvas><script>const c=document.getElementById("c").getContext("2d");function f(t){c.fillStyle=`hsl(${t/5%360},80%,50%)`;c.fillRect(0,0,400,300);requestAnimationFrame(f)}requestAnimationFrame(f)</script>';
 
-beforeAll(async () => {
-  forge = await startForge();
-  pages = await servePages({ '/': ANIM });
-  agent = await connectAgent(forge, 'default/metrics/lead');
+const it = forgeTest({}, { '/': ANIM });
+
+it.beforeAll(async ({ forge: f, pages: p, agentFor }) => {
+  forge = f;
+  pages = p;
+  agent = await agentFor('default/metrics/lead');
 });
 
-afterAll(async () => {
+it.afterAll(async () => {
   await viewer?.close();
-  await agent?.close();
-  await forge?.stop();
-  await pages?.close();
 });
 
 async function metrics(): Promise<string> {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import WebSocket from 'ws';
+import type WebSocket from 'ws';
 import { startForge, type RunningServer } from './helpers/server.js';
 import { openViewer, type TestViewer } from './helpers/viewer.js';
 import { encodeControl } from '../src/shared/protocol.js';

@@ -1,10 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startForge, connectAgent, type RunningServer, type Agent } from './helpers/server.js';
-import { servePages, type PageServer } from './helpers/pages.js';
+import { describe, expect } from 'vitest';
+import type { RunningServer, Agent } from './helpers/server.js';
 import { openViewer, type TestViewer } from './helpers/viewer.js';
+import { forgeTest, type TestPages } from './fixtures.js';
 
 let forge: RunningServer;
-let pages: PageServer;
+let pages: TestPages;
 let agent: Agent;
 let a: TestViewer;
 let b: TestViewer;
@@ -15,21 +15,20 @@ const page = `<title>Board</title><style>body{margin:0} #go{position:absolute;le
 <input id="field" style="position:absolute;left:400px;top:100px;width:200px">
 <script>window.n = 0; let x = 0; setInterval(() => { x = (x + 7) % 600; document.getElementById('box').style.left = x + 'px'; }, 16);</script>`;
 
-beforeAll(async () => {
-  forge = await startForge();
-  pages = await servePages({ '/': page, '/second': '<title>Second</title><p>second</p>' });
-  agent = await connectAgent(forge, 'default/view/lead');
+const it = forgeTest({}, { '/': page, '/second': '<title>Second</title><p>second</p>' });
+
+it.beforeAll(async ({ forge: f, pages: p, agentFor }) => {
+  forge = f;
+  pages = p;
+  agent = await agentFor('default/view/lead');
   await agent.call('browser_navigate', { url: pages.url });
   a = await openViewer(forge.info.port, forge.info.viewer_token);
   b = await openViewer(forge.info.port, forge.info.viewer_token);
 });
 
-afterAll(async () => {
+it.afterAll(async () => {
   await a?.close();
   await b?.close();
-  await agent?.close();
-  await forge?.stop();
-  await pages?.close();
 });
 
 const title = async (): Promise<string> => (await agent.call('browser_evaluate', { function: '() => document.title' })).text;

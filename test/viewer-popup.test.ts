@@ -1,29 +1,27 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startForge, connectAgent, type RunningServer, type Agent } from './helpers/server.js';
-import { servePages, type PageServer } from './helpers/pages.js';
+import { describe, expect } from 'vitest';
+import type { RunningServer, Agent } from './helpers/server.js';
+import { forgeTest, type TestPages } from './fixtures.js';
 import { openViewer, type TestViewer } from './helpers/viewer.js';
 
 let forge: RunningServer;
-let pages: PageServer;
+let pages: TestPages;
 let agent: Agent;
 let v: TestViewer;
 
-beforeAll(async () => {
-  forge = await startForge();
-  pages = await servePages({
-    '/': '<title>Opener</title><button onclick="window.open(\'/popup\', \'p\', \'width=600,height=500\')">Sign in</button>',
-    '/popup': '<title>Popup</title><button onclick="window.close()">Done</button>',
-  });
-  agent = await connectAgent(forge, 'default/pop/lead');
+const it = forgeTest();
+
+it.beforeAll(async ({ forge: f, pages: p, agentFor }) => {
+  forge = f;
+  pages = p;
+  pages.route('/', '<title>Opener</title><button onclick="window.open(\'/popup\', \'p\', \'width=600,height=500\')">Sign in</button>');
+  pages.route('/popup', '<title>Popup</title><button onclick="window.close()">Done</button>');
+  agent = await agentFor('default/pop/lead');
   await agent.call('browser_navigate', { url: pages.url });
   v = await openViewer(forge.info.port, forge.info.viewer_token);
 });
 
-afterAll(async () => {
+it.afterAll(async () => {
   await v?.close();
-  await agent?.close();
-  await forge?.stop();
-  await pages?.close();
 });
 
 describe('the takeover follows a popup in', () => {

@@ -3,14 +3,14 @@
  * the mouse and with keys, a range slider dragged, an HTML5 drag and drop, the named keys (Tab,
  * arrows, Escape) as key events, and a wheel as a pixel delta.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startForge, connectAgent, type RunningServer, type Agent } from './helpers/server.js';
-import { servePages, type PageServer } from './helpers/pages.js';
+import { describe, expect } from 'vitest';
+import type { RunningServer, Agent } from './helpers/server.js';
+import { forgeTest, type TestPages } from './fixtures.js';
 import { openViewer, type TestViewer } from './helpers/viewer.js';
 import type { InputEvent } from '../src/shared/protocol.js';
 
 let forge: RunningServer;
-let pages: PageServer;
+let pages: TestPages;
 let agent: Agent;
 let v: TestViewer;
 
@@ -47,10 +47,12 @@ const click = (x: number, y: number): void => {
 const key = (k: string): void => { send({ type: 'key', action: 'down', key: k }); send({ type: 'key', action: 'up', key: k }); };
 const pause = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
-beforeAll(async () => {
-  forge = await startForge();
-  pages = await servePages({ '/': PAGE });
-  agent = await connectAgent(forge, 'default/widgets/lead');
+const it = forgeTest({}, { '/': PAGE });
+
+it.beforeAll(async ({ forge: f, pages: p, agentFor }) => {
+  forge = f;
+  pages = p;
+  agent = await agentFor('default/widgets/lead');
   await agent.call('browser_navigate', { url: pages.url });
   v = await openViewer(forge.info.port, forge.info.viewer_token);
   v.send({ t: 'attach', tab: 1, w: 800, h: 600 });
@@ -60,11 +62,8 @@ beforeAll(async () => {
   await v.waitFrames(1);
 });
 
-afterAll(async () => {
+it.afterAll(async () => {
   await v?.close();
-  await agent?.close();
-  await forge?.stop();
-  await pages?.close();
 });
 
 describe('trusted widgets under the controller', () => {

@@ -39,7 +39,9 @@ export class McpDoor {
     const res = await fetch(this.url(req.query), { method: req.method, headers, body: req.body as BodyInit | undefined, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
     const type = res.headers.get('content-type') ?? '';
     // A GET answered with an open event stream is the session's push channel: its headers are the answer.
-    const body = req.method === 'GET' && type.includes('event-stream') ? (await res.body?.cancel(), '') : await res.text();
+    let body = '';
+    if (req.method === 'GET' && type.includes('event-stream')) await res.body?.cancel();
+    else body = await res.text();
     return { status: res.status, type, body, sessionId: res.headers.get('mcp-session-id') ?? undefined };
   }
 

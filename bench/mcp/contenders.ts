@@ -5,7 +5,7 @@
  * both driving a headful Chromium of the same build on an Xvfb display of the same size.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -16,12 +16,15 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { CHROMIUM_BINARY, SCREEN_HEIGHT, SCREEN_WIDTH, SETPRIV_BINARY, XVFB_BINARY } from '../../src/workers/cdp/host.js';
 import { DEFAULT_PAGE_HEIGHT, DEFAULT_PAGE_WIDTH } from '../../src/shared/limits.js';
 import type { ServerInfo } from '../../src/main/state.js';
+import { spawnForge } from '../forge-process.js';
 import { descendants, killLeftovers } from './processes.js';
 
 /** Bound on one tool call, ms: far above any sane latency, so a hung server fails the run. */
 const CALL_TIMEOUT_MS = 60_000;
-/** Bound on a server's start, ms. */
+/** Bound on Xvfb's start, ms. */
 const START_TIMEOUT_MS = 30_000;
+/** The tail of a server's output kept for an error's words, characters: a long run's log is not held whole. */
+const OUTPUT_KEPT_CHARS = 20_000;
 /** Grace for a server to stop on SIGTERM before its process group is killed, ms. */
 const STOP_GRACE_MS = 8_000;
 
@@ -66,39 +69,21 @@ function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
 
 /** `forge serve` on a free port and a fresh state dir, with one MCP session for `seat`; `info` has its port and token. */
 export async function startForge(root: string, seat: string): Promise<Contender & { info: ServerInfo }> {
-  const stateDir = mkdtempSync(join(tmpdir(), 'forge-bench-'));
-  const proc = spawn(process.execPath, [join(root, 'dist/src/main/cli.js'), 'serve', '--state', stateDir, '--port', '0'], {
-    cwd: root, detached: true, stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  proc.stdout!.on('data', (d: Buffer) => { out = (out + d.toString()).slice(-20_000); });
-  proc.stderr!.on('data', (d: Buffer) => { out = (out + d.toString()).slice(-20_000); });
-  const stop = async (): Promise<void> => {
-    killGroup(proc, 'SIGTERM');
-    if (!(await waitExit(proc, STOP_GRACE_MS))) { killGroup(proc, 'SIGKILL'); await waitExit(proc, STOP_GRACE_MS); }
-    rmSync(stateDir, { recursive: true, force: true });
-  };
+  const forge = await spawnForge({ root, stateDirPrefix: 'forge-bench-', ownGroup: true, stopGraceMs: STOP_GRACE_MS, outputMaxChars: OUTPUT_KEPT_CHARS });
   try {
-    const deadline = Date.now() + START_TIMEOUT_MS;
-    while (!(existsSync(join(stateDir, 'server.json')) && out.includes('mcp:'))) {
-      if (proc.exitCode !== null) throw new Error(`forge serve exited (${proc.exitCode}): ${out.slice(-2000)}`);
-      if (Date.now() > deadline) throw new Error(`forge serve did not start within ${START_TIMEOUT_MS} ms: ${out.slice(-2000)}`);
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    const info = JSON.parse(readFileSync(join(stateDir, 'server.json'), 'utf8')) as ServerInfo;
-    const url = new URL(info.mcp_url);
+    const url = new URL(forge.info.mcp_url);
     url.searchParams.set('seat', seat);
     const client = new Client({ name: 'forge-bench', version: '0' });
-    await client.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers: { authorization: `Bearer ${info.token}` } } }));
+    await client.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers: { authorization: `Bearer ${forge.info.token}` } } }));
     return {
       name: 'forge',
-      info,
+      info: forge.info,
       call: caller('forge', client),
       refArg: await refArgOf(client),
-      stop: async () => { await client.close().catch(() => undefined); await stop(); },
+      stop: async () => { await client.close().catch(() => undefined); await forge.stop(); },
     };
   } catch (e) {
-    await stop();
+    await forge.stop();
     throw e;
   }
 }

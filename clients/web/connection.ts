@@ -84,7 +84,10 @@ export class Connection {
   /** Binary messages whose first byte is `kind` (1 browser frames, 4 terminal bytes). */
   onBinary(kind: number, cb: Listener<ArrayBuffer>): () => void {
     let set = this.binaryListeners.get(kind);
-    if (!set) this.binaryListeners.set(kind, (set = new Set()));
+    if (!set) {
+      set = new Set();
+      this.binaryListeners.set(kind, set);
+    }
     set.add(cb);
     return () => set!.delete(cb);
   }

@@ -53,7 +53,10 @@ export class KeptElements<T> {
       keys.add(k);
       const drawn = JSON.stringify(this.drawnFrom(item));
       let e = this.kept.get(k);
-      if (e?.drawn !== drawn) this.kept.set(k, (e = { el: this.build(item), drawn }));
+      if (e?.drawn !== drawn) {
+        e = { el: this.build(item), drawn };
+        this.kept.set(k, e);
+      }
       return e.el;
     });
     for (const k of this.kept.keys()) if (!keys.has(k)) this.kept.delete(k);

@@ -75,7 +75,10 @@ export class Home {
     const shown = this.browser.shownPageId();
     place(this.seatsEl, order.map((seat) => {
       let c = this.cards.get(seat);
-      if (!c) this.cards.set(seat, (c = new SeatCardView(seat, this.browser, () => { void this.terminals.raise(seat); })));
+      if (!c) {
+        c = new SeatCardView(seat, this.browser, () => { void this.terminals.raise(seat); });
+        this.cards.set(seat, c);
+      }
       const term = this.terminals.of(seat);
       c.draw(tabRows.filter((t) => t.owner === seat), shown, term, term ? this.terminals.raisable(term) : false);
       return c.el;

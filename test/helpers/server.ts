@@ -1,9 +1,8 @@
 /** Starts a real `forge serve` for a test and connects real MCP clients to it. */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, existsSync, rmSync, writeFileSync } from 'node:fs';
+import type { ChildProcess } from 'node:child_process';
+import { rmSync } from 'node:fs';
 import { processes } from './processes.js';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { spawnForge } from '../../bench/forge-process.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { ServerInfo } from '../../src/main/state.js';
@@ -18,35 +17,7 @@ export interface RunningServer {
 
 /** `config` names a forge.toml; `toml` is one written into the state dir for this server. */
 export async function startForge(opts: { config?: string; toml?: string; env?: Record<string, string> } = {}): Promise<RunningServer> {
-  const stateDir = mkdtempSync(join(tmpdir(), 'forge-test-'));
-  let config = opts.config;
-  if (opts.toml !== undefined) {
-    config = join(stateDir, 'forge.toml');
-    writeFileSync(config, opts.toml);
-  }
-  const args = ['dist/src/main/cli.js', 'serve', '--state', stateDir, '--port', '0', ...(config ? ['--config', config] : [])];
-  const proc = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, FORGE_LOG_LEVEL: 'info', ...opts.env } });
-  let out = '';
-  proc.stdout!.on('data', (d: Buffer) => { out += d.toString(); });
-  proc.stderr!.on('data', (d: Buffer) => { out += d.toString(); });
-  const deadline = Date.now() + 30_000;
-  while (!(existsSync(join(stateDir, 'server.json')) && out.includes('mcp:'))) {
-    if (proc.exitCode !== null) throw new Error(`forge serve exited (${proc.exitCode}):\n${out}`);
-    if (Date.now() > deadline) {
-      proc.kill('SIGTERM'); // a server that did not come up in time must not outlive the test
-      throw new Error(`forge serve did not come up within 30 s:\n${out}`);
-    }
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  const info = JSON.parse(readFileSync(join(stateDir, 'server.json'), 'utf8')) as ServerInfo;
-  const stop = async (): Promise<void> => {
-    if (proc.exitCode === null && proc.signalCode === null) {
-      proc.kill('SIGTERM');
-      await new Promise((r) => proc.once('exit', r));
-    }
-    await removeStateDir(stateDir);
-  };
-  return { info, stateDir, proc, output: () => out, stop };
+  return spawnForge({ ...opts, stateDirPrefix: 'forge-test-', env: { FORGE_LOG_LEVEL: 'info', ...opts.env }, removeStateDir });
 }
 
 export interface Agent {

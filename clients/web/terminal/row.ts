@@ -83,7 +83,10 @@ export function mountTerminalRows(p: TerminalRowParts): void {
     const named = list.length > 1;
     place(p.slot, list.map((s, i) => {
       let r = rows.get(s.seat);
-      if (!r) rows.set(s.seat, (r = new SeatRow(s.seat, () => { void p.seats.raise(s.seat); })));
+      if (!r) {
+        r = new SeatRow(s.seat, () => { void p.seats.raise(s.seat); });
+        rows.set(s.seat, r);
+      }
       return r.draw(s, i === 0, named, p.seats.raisable(s));
     }));
     cards.draw(p.cards, p.seats.handOffs().map((r) => ({ r, up: p.seats.of(r.seat)?.up ?? false })));

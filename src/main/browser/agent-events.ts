@@ -14,9 +14,15 @@ const queues = new WeakMap<ProfileBrowser, Map<string, Queue>>();
 export function tellSeat(p: ProfileBrowser, seat: string | null, event: string): void {
   if (!seat) return;
   let bySeat = queues.get(p);
-  if (!bySeat) queues.set(p, (bySeat = new Map()));
+  if (!bySeat) {
+    bySeat = new Map();
+    queues.set(p, bySeat);
+  }
   let q = bySeat.get(seat);
-  if (!q) bySeat.set(seat, (q = { events: [], dropped: 0 }));
+  if (!q) {
+    q = { events: [], dropped: 0 };
+    bySeat.set(seat, q);
+  }
   q.events.push(event);
   if (q.events.length > AGENT_EVENTS_MAX) { q.events.shift(); q.dropped++; }
 }

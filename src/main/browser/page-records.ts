@@ -62,7 +62,10 @@ const records = new WeakMap<Tab, PageRecords>();
 
 export function recordsOf(tab: Tab): PageRecords {
   let r = records.get(tab);
-  if (!r) records.set(tab, (r = { console: [], consoleDropped: 0, requests: [], requestsDropped: 0, page: 0 }));
+  if (!r) {
+    r = { console: [], consoleDropped: 0, requests: [], requestsDropped: 0, page: 0 };
+    records.set(tab, r);
+  }
   return r;
 }
 

@@ -107,7 +107,10 @@ export function lastReading(tab: object, seat: string): Reading | undefined {
 
 export function keepReading(tab: object, seat: string, document: number, text: string): void {
   let bySeat = readings.get(tab);
-  if (!bySeat) readings.set(tab, (bySeat = new Map()));
+  if (!bySeat) {
+    bySeat = new Map();
+    readings.set(tab, bySeat);
+  }
   bySeat.delete(seat);
   if (Number.isNaN(document) || text.length > KEPT_SNAPSHOT_MAX_CHARS) return;
   bySeat.set(seat, { document, text });

@@ -498,7 +498,8 @@ export class BrowserViewing {
 
   /** Tells the controller whether the page's focus now takes typing (a phone raises its keyboard on it); only the newest answer counts. */
   private tellFocus(s: ViewerState, w: Watch): void {
-    const ask = (s.focusAsks = (s.focusAsks ?? 0) + 1);
+    s.focusAsks = (s.focusAsks ?? 0) + 1;
+    const ask = s.focusAsks;
     void focusIsEditable(w.tab.page).then((editable) => {
       if (s.focusAsks !== ask || s.watch?.tab !== w.tab || this.controllers.get(w.tab.pageId) !== s.info.id) return;
       this.hub.send(s.info.id, { t: 'focus', tab: w.tab.number, editable });
@@ -565,6 +566,7 @@ export class BrowserViewing {
         else log.warn(entry, 'frame pipeline started without the mapped framebuffer: capture costs more CPU');
         if (pipeline.encodeFallback) log.warn(entry, `${pipeline.encodeFallback}: encoding costs more CPU`);
         if (pipeline.popupWatch !== 'watched') log.warn(entry, 'a select\'s list on this host takes keys only: its popup window cannot be clicked');
+        pipeline.onProblem((p) => { if (p.fatal) log.error(entry, p.sentence); else log.warn(entry, p.sentence); });
         this.running.set(host, pipeline);
         return { pipeline, source };
       });

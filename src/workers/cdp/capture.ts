@@ -8,7 +8,7 @@
  * never taken, the capture takes it back and carries its bands forward, so a patch always
  * covers everything that changed since the frame its viewers hold. baseSeq 0 marks a keyframe.
  */
-import { FrameRing, F_BASE_SEQ, F_H, F_SEQ, F_STATE, F_TAB, F_W, SLOT_FREE, SLOT_READY, SLOT_WRITING, type Band } from '../../shared/ring.js';
+import { type FrameRing, F_BASE_SEQ, F_H, F_SEQ, F_STATE, F_TAB, F_W, SLOT_FREE, SLOT_READY, SLOT_WRITING, type Band } from '../../shared/ring.js';
 import { addDamage, gridBands, joinBands, writeDamage } from './bands.js';
 import { CAPTURE_MIN_INTERVAL_MS, type CaptureFrame } from './protocol.js';
 import type { Framebuffer, Rect } from './framebuffer.js';

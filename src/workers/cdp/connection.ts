@@ -3,7 +3,7 @@
  * flat sessions: `send(method, params, sessionId)` reaches a page through the browser socket.
  */
 import { createRequire } from 'node:module';
-import { EventEmitter } from 'node:events';
+import type { EventEmitter } from 'node:events';
 
 interface CriClient extends EventEmitter {
   send(method: string, params?: object, sessionId?: string): Promise<unknown>;
@@ -33,6 +33,7 @@ export class CdpConnection {
   }
 
   /** Listens to a CDP event (any session); `cb` gets the params and the session id. */
+  // biome-ignore lint/suspicious/noExplicitAny: each caller reads the params of the one event it names.
   on(event: string, cb: (params: any, sessionId?: string) => void): void { this.client.on(event, cb); }
 
   async close(): Promise<void> {

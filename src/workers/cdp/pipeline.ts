@@ -27,6 +27,9 @@ export interface RelaySource {
 
 export interface PipelineOptions { mode?: EncodeMode }
 
+/** A worker's sentence; `fatal`: the worker is gone and the pipeline captures no more. */
+export interface PipelineProblem { sentence: string; fatal: boolean }
+
 export class FramePipeline {
   private nextId = 1;
   private readonly waiting = new Map<number, { resolve: (m: FromCdp) => void; reject: (e: Error) => void }>();
@@ -41,7 +44,10 @@ export class FramePipeline {
   /** Latest encoder counters (about once a second). */
   encodeStats: Omit<EncodeStats, 't'> = { frames: 0, keyframes: 0, patches: 0, bytes: 0, encodeMs: 0, dropped: 0 };
   private statsListeners: Array<(s: Omit<EncodeStats, 't'>) => void> = [];
+  private problemListeners: Array<(p: PipelineProblem) => void> = [];
   private stopped = false;
+  /** Why the pipeline can no longer capture (a worker failed or exited), or '' while it can. */
+  private broken = '';
 
   private constructor(
     private readonly cdp: Worker,
@@ -52,6 +58,7 @@ export class FramePipeline {
     this.relayPort = relayPort;
     cdp.on('message', (m: FromCdp) => {
       if (m.t === 'popups') this.popups = m.open;
+      if (m.t === 'error') this.report({ sentence: m.message, fatal: false });
       if (m.t === 'capturing' || m.t === 'uncaptured' || m.t === 'failed' || m.t === 'screen_moused') {
         const w = this.waiting.get(m.id);
         this.waiting.delete(m.id);
@@ -60,13 +67,19 @@ export class FramePipeline {
       }
     });
     encoder.on('message', (m: FromEncode) => {
+      if (m.t === 'error') this.report({ sentence: m.message, fatal: false });
       if (m.t === 'stats') {
         const { t: _t, ...s } = m;
         this.encodeStats = s;
         for (const cb of this.statsListeners) cb(s);
       }
     });
-    for (const w of [cdp, encoder]) w.on('error', (e) => this.failAll(e));
+    for (const [w, name] of [[cdp, 'capture'], [encoder, 'encode']] as const) {
+      w.on('error', (e) => this.fail(`the frame pipeline's ${name} worker failed (${e.message}): this host's tabs show no new pictures`));
+      w.on('exit', (code) => {
+        if (!this.stopped) this.fail(`the frame pipeline's ${name} worker exited (code ${code}): this host's tabs show no new pictures`);
+      });
+    }
   }
 
   static async start(host: BrowserHost, opts: PipelineOptions = {}): Promise<FramePipeline> {
@@ -130,6 +143,9 @@ export class FramePipeline {
 
   onStats(cb: (s: Omit<EncodeStats, 't'>) => void): void { this.statsListeners.push(cb); }
 
+  /** The workers' sentences: a frame dropped, the damage stream ended, a worker failed or exited (`fatal`). */
+  onProblem(cb: (p: PipelineProblem) => void): void { this.problemListeners.push(cb); }
+
   /** Counters from the cdp worker (capture reports). */
   onCapture(cb: (m: Extract<FromCdp, { t: 'captured' }>) => void): void {
     this.cdp.on('message', (m: FromCdp) => { if (m.t === 'captured') cb(m); });
@@ -138,6 +154,7 @@ export class FramePipeline {
   /** `what`: the host's task in words, for the timeout's sentence. */
   private request(m: ToCdp & { id: number }, what = 'place the tab\'s window'): Promise<FromCdp> {
     if (this.stopped) return Promise.reject(new ForgeError('host_exited', 'the frame pipeline has stopped'));
+    if (this.broken) return Promise.reject(new ForgeError('host_exited', this.broken));
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         this.waiting.delete(m.id);
@@ -151,15 +168,27 @@ export class FramePipeline {
     });
   }
 
-  private failAll(e: Error): void {
-    for (const w of this.waiting.values()) w.reject(new ForgeError('host_exited', `the frame pipeline failed: ${e.message}`));
+  private report(p: PipelineProblem): void {
+    for (const cb of this.problemListeners) cb(p);
+  }
+
+  /** A worker is gone: every pending call and every later one rejects with `sentence`. */
+  private fail(sentence: string): void {
+    if (this.broken) return;
+    this.broken = sentence;
+    this.rejectAll(sentence);
+    this.report({ sentence, fatal: true });
+  }
+
+  private rejectAll(sentence: string): void {
+    for (const w of this.waiting.values()) w.reject(new ForgeError('host_exited', sentence));
     this.waiting.clear();
   }
 
   async stop(): Promise<void> {
     if (this.stopped) return;
     this.stopped = true;
-    this.failAll(new Error('it was stopped'));
+    this.rejectAll('the frame pipeline has stopped');
     const done = (w: Worker, t: string): Promise<void> => new Promise<void>((resolve) => {
       const timer = setTimeout(resolve, 1000);
       w.on('message', (m: { t: string }) => { if (m.t === t) { clearTimeout(timer); resolve(); } });

@@ -4,7 +4,7 @@
  * most ENCODE_MAX_IN_FLIGHT frames encode at once, and each tab's results leave in seq order
  * so a patch never overtakes the frame it patches.
  */
-import { F_BASE_SEQ, F_H, F_W, FrameRing, type Band } from '../../shared/ring.js';
+import { F_BASE_SEQ, F_H, F_W, type FrameRing, type Band } from '../../shared/ring.js';
 import { FRAME_FLAG_KEYFRAME, FRAME_FLAG_PATCH } from '../../shared/protocol.js';
 import { bandShare, joinBands } from '../cdp/bands.js';
 import type { CaptureFrame } from '../cdp/protocol.js';

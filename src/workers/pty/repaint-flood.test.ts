@@ -64,7 +64,7 @@ describe('repaints during a flood', () => {
       await new Promise<void>((done) => viewer.write('', done));
       // Every line from the repaint's first on arrives once, in order: no gap, no duplicate.
       const text = Buffer.concat([r.payload, ...frames.filter((f) => !f.keyframe && f.seq > r.seq).map((f) => f.payload)]).toString('latin1');
-      const numbers = text.replace(/\x1b\[[0-9;?]*[ -\/]*[@-~]|\x1b\][^\x07\x1b]*(\x07|\x1b\\)|\x1b[()][0-9A-Za-z]/g, ' ').split(/\s+/).filter(Boolean).map(Number);
+      const numbers = text.replace(/\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(\x07|\x1b\\)|\x1b[()][0-9A-Za-z]/g, ' ').split(/\s+/).filter(Boolean).map(Number);
       const breaks = numbers.filter((n, i) => i > 0 && n !== numbers[i - 1] + 1);
       expect(breaks).toEqual([]);
       expect(numbers[numbers.length - 1]).toBe(LAST);

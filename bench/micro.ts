@@ -1,0 +1,109 @@
+/**
+ * `./forge bench micro [--json]`: the frame path's three per-frame hot spots, alone, with tinybench
+ * (warm-up, then timed samples):
+ * - the ring: the capture claims a FrameRing slot, writes its header and publishes it, the
+ *   encoder frees it;
+ * - the band shrink: one coarse damage rectangle (a whole 1280x720 screen) compared with the
+ *   previous frame and shrunk to the 16 rows that changed (bands.ts `writeDamage`, native or JS);
+ * - the fan-out's per-viewer send decision: one patch frame to 100 viewers of a tab, each
+ *   checked for a backlog and for holding the frame the patch builds on (fanout.ts `frame`).
+ * Printed with console.table; the last line of `--json` is
+ * `{"<task>": {"ops_per_s", "mean_ns", "p50_ns", "samples"}, …}`.
+ */
+import { Bench } from 'tinybench';
+import { FRAME_FLAG_KEYFRAME } from '../src/shared/protocol.js';
+import { FrameRing, F_BASE_SEQ, F_H, F_SEQ, F_STATE, F_TAB, F_W, SLOT_FREE, SLOT_READY, type Band, type WebpFrame } from '../src/shared/ring.js';
+import { writeDamage, type Source, type Target } from '../src/workers/cdp/bands.js';
+import { Fanout, type ViewerSink } from '../src/workers/relay/fanout.js';
+
+const json = process.argv.includes('--json');
+
+/** Time budget of each task's timed samples, ms: long enough for a stable p50 on a shared core. */
+const TASK_TIME_MS = 1_000;
+/** Warm-up budget of each task, ms: the JIT settles before any sample counts. */
+const WARMUP_TIME_MS = 250;
+/** The screen the band shrink works on, px: forge's default page size. */
+const SCREEN_W = 1280;
+const SCREEN_H = 720;
+/** Rows of the screen that really change each frame: a line of typing. */
+const CHANGED_ROWS = 16;
+/** Viewers of the tab in the fan-out task: a team watching one agent. */
+const VIEWERS = 100;
+
+// ---- the ring ----
+const ring = FrameRing.create(4, SCREEN_W, SCREEN_H);
+const NOTHING = new Set<number>();
+let ringSeq = 0;
+const BANDS: Band[] = [{ x: 0, y: 0, w: SCREEN_W, h: CHANGED_ROWS }];
+
+function ringClaimPublish(): void {
+  const slot = ring.claim(NOTHING);
+  if (slot < 0) throw new Error('the ring had no free slot: a slot was not freed');
+  ring.set(slot, F_SEQ, ++ringSeq);
+  ring.set(slot, F_TAB, 1);
+  ring.set(slot, F_W, SCREEN_W);
+  ring.set(slot, F_H, SCREEN_H);
+  ring.set(slot, F_BASE_SEQ, ringSeq - 1);
+  ring.setBands(slot, BANDS);
+  ring.set(slot, F_STATE, SLOT_READY);
+  if (!ring.pin(slot, ringSeq)) throw new Error('a published slot could not be pinned');
+  ring.release(slot);
+  ring.set(slot, F_STATE, SLOT_FREE);
+}
+
+// ---- the band shrink ----
+const screen = new Uint8Array(SCREEN_W * SCREEN_H * 4);
+const target: Target = { rgba: new Uint8Array(SCREEN_W * SCREEN_H * 4), seen: new Uint8Array(SCREEN_W * SCREEN_H * 4), w: SCREEN_W };
+const source: Source = { px: screen, stride: SCREEN_W, x: 0 };
+const DAMAGE: Band = { x: 0, y: 0, w: SCREEN_W, h: SCREEN_H };
+const CHANGED_FROM = (SCREEN_H - CHANGED_ROWS) >> 1;
+writeDamage(source, DAMAGE, target, [], true);
+let shade = 0;
+
+function bandShrink(): void {
+  // A new colour in the changed rows each frame, so every run finds exactly those rows changed.
+  shade = (shade + 1) & 0xff;
+  screen.fill(shade, CHANGED_FROM * SCREEN_W * 4, (CHANGED_FROM + CHANGED_ROWS) * SCREEN_W * 4);
+  const bands = writeDamage(source, DAMAGE, target);
+  if (bands.length !== 1 || bands[0]!.h !== CHANGED_ROWS) throw new Error(`the damage shrank to ${JSON.stringify(bands)}, not to its ${CHANGED_ROWS} changed rows`);
+}
+
+// ---- the fan-out's per-viewer send ----
+const sink: ViewerSink = { send: () => true, buffered: () => 0, cork: (fn) => fn() };
+const fanout = new Fanout();
+for (let id = 1; id <= VIEWERS; id++) fanout.watch(id, sink, 1);
+const PART = new Uint8Array(2_000);
+let fanSeq = 1;
+fanout.frame({ seq: fanSeq, tab: 1, flags: FRAME_FLAG_KEYFRAME, baseSeq: 0, parts: [PART] } satisfies WebpFrame);
+
+function fanoutPatch(): void {
+  const seq = fanSeq + 1;
+  fanout.frame({ seq, tab: 1, flags: 0, baseSeq: fanSeq, parts: [PART] });
+  fanSeq = seq;
+}
+
+const bench = new Bench({ time: TASK_TIME_MS, warmupTime: WARMUP_TIME_MS, throws: true });
+bench
+  .add('ring: claim, publish, free one slot', ringClaimPublish)
+  .add(`bands: shrink a ${SCREEN_W}x${SCREEN_H} damage to ${CHANGED_ROWS} rows`, bandShrink)
+  .add(`fanout: one patch to ${VIEWERS} viewers`, fanoutPatch);
+await bench.run();
+
+if (fanout.counters.viewerFrames !== fanout.counters.frames * VIEWERS) {
+  throw new Error(`the fan-out sent ${fanout.counters.viewerFrames} viewer-frames for ${fanout.counters.frames} frames to ${VIEWERS} viewers`);
+}
+console.table(bench.table());
+if (json) {
+  const out: Record<string, { ops_per_s: number; mean_ns: number; p50_ns: number; samples: number }> = {};
+  for (const t of bench.tasks) {
+    const r = t.result;
+    if (r.state !== 'completed') throw new Error(`${t.name} did not complete (${r.state})`);
+    out[t.name] = {
+      ops_per_s: Math.round(r.throughput.mean),
+      mean_ns: Math.round(r.latency.mean * 1e6),
+      p50_ns: Math.round(r.latency.p50 * 1e6),
+      samples: r.latency.samplesCount,
+    };
+  }
+  console.log(JSON.stringify(out));
+}
