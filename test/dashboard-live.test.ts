@@ -17,7 +17,7 @@ let browser: Browser;
 let agent: Agent;
 let viewer: TestViewer;
 
-const anim = '<title>Anim</title><canvas id="c" width="600" height="400"></canvas><script>let t = 0; const g = document.getElementById("c").getContext("2d"); (function f() { g.fillStyle = `hsl(${t++ % 360},80%,50%)`; g.fillRect(0, 0, 600, 400); requestAnimationFrame(f); })();</script>';
+const anim = '<title>Anim</title><canvas id="c" width="600" height="400"></canvas><script>let t = 0; const g = document.getElementById("c").getContext("2d"); (function f() { g.fillStyle = "hsl(" + (t++ % 360) + ",80%,50%)"; g.fillRect(0, 0, 600, 400); requestAnimationFrame(f); })();</script>';
 
 beforeAll(async () => {
   forge = await startForge();

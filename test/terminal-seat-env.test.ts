@@ -47,6 +47,7 @@ describe('the seat\'s shell starts with its agent\'s environment', () => {
     // The shell's own startup files may put their directories in front; the agent's is there.
     expect((await run('echo $PATH')).split(':')).toContain(tools);
     expect(await run('echo "$VIRTUAL_ENV"')).toBe(join(tools, 'venv'));
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell expansion, for the shell
     expect(await run('echo "[${FORGE_PROBE_SECRET:-}]"')).toBe('[]');
   });
 });

@@ -1,10 +1,14 @@
 /** A bare CDP client over a real socket, for the raw CDP door's tests: commands by id, events, and how the socket ended. */
 import WebSocket from 'ws';
 
-export interface CdpAnswer { id: number; result?: Record<string, any>; error?: { code: number; message: string }; sessionId?: string }
+/** What the browser sends as a CDP result or event's params: any shape, read by the tests as the protocol documents it. */
+// biome-ignore lint/suspicious/noExplicitAny: CDP answers are the browser's own JSON, of every shape
+type Json = any;
+
+export interface CdpAnswer { id: number; result?: Record<string, Json>; error?: { code: number; message: string }; sessionId?: string }
 export interface CdpSocket {
   ws: WebSocket;
-  events: Array<{ method: string; params: any; sessionId?: string }>;
+  events: Array<{ method: string; params: Json; sessionId?: string }>;
   /** Sends a command; resolves with its answer (result or error). */
   send(method: string, params?: Record<string, unknown>, sessionId?: string): Promise<CdpAnswer>;
   /** Sends a command without waiting; its id. */

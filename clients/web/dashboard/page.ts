@@ -52,7 +52,7 @@ class Chart {
     const key = profiles.join(',');
     if (key !== this.key || !this.plot) this.rebuild(profiles, key);
     this.data[0]!.push(f.at / 1000);
-    this.defs.forEach((s, i) => this.data[i + 1]!.push(s.value(f)));
+    this.defs.forEach((s, i) => { this.data[i + 1]!.push(s.value(f)); });
     if (this.data[0]!.length > DASHBOARD_WINDOW_POINTS) for (const col of this.data) col.shift();
     this.plot!.setData(this.data as uPlot.AlignedData);
     this.el.dataset.points = String(this.data[0]!.length);

@@ -47,7 +47,7 @@ const downloads = new WeakMap<ProfileBrowser, Map<string, WaitingDownload[]>>();
 export function downloadForSeat(p: ProfileBrowser, seat: string | null, d: WaitingDownload): void {
   if (!seat) return;
   let bySeat = downloads.get(p);
-  if (!bySeat) downloads.set(p, (bySeat = new Map()));
+  if (!bySeat) { bySeat = new Map(); downloads.set(p, bySeat); }
   const list = bySeat.get(seat) ?? [];
   list.push(d);
   while (list.length > SEAT_DOWNLOADS_WAITING_MAX) list.shift();

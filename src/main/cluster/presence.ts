@@ -25,7 +25,7 @@ export class Presence {
   private readonly sub: Subscription;
   private goneListeners: Array<(node: string) => void> = [];
 
-  constructor(private readonly nc: NatsConnection, private readonly node: string) {
+  constructor(nc: NatsConnection, private readonly node: string) {
     this.sub = nc.subscribe(subjects.presence('*'), {
       callback: (_e, m) => {
         const who = m.subject.slice(subjects.presence('').length);

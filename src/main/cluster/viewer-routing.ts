@@ -128,7 +128,7 @@ export class ViewerRouting implements ViewerBridge {
           const g = this.guests.get(v);
           if (!g) { local.push(v); continue; }
           let list = byNode.get(g.node);
-          if (!list) byNode.set(g.node, (list = []));
+          if (!list) { list = []; byNode.set(g.node, list); }
           list.push(g.viewer);
         }
         // A copy: the caller may give the bytes away to the relay right after.

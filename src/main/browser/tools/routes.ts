@@ -35,9 +35,9 @@ const offlinePages = new WeakSet<Page>();
 
 function seatRoutes(ctx: BrowserContext, seat: string): RouteEntry[] {
   let bySeat = routesOf.get(ctx);
-  if (!bySeat) routesOf.set(ctx, (bySeat = new Map()));
+  if (!bySeat) { bySeat = new Map(); routesOf.set(ctx, bySeat); }
   let list = bySeat.get(seat);
-  if (!list) bySeat.set(seat, (list = []));
+  if (!list) { list = []; bySeat.set(seat, list); }
   return list;
 }
 
@@ -151,7 +151,7 @@ export const ROUTE_TOOLS: ToolDef[] = [
       const seat = ctx.seat.key;
       const context = p.driver!.context;
       let seats = offlineSeats.get(context);
-      if (!seats) offlineSeats.set(context, (seats = new Set()));
+      if (!seats) { seats = new Set(); offlineSeats.set(context, seats); }
       const offline = a.state === 'offline';
       if (offline) seats.add(seat); else seats.delete(seat);
       const mine = p.tabs.ownedBy(seat).filter((t) => !t.unloaded);
