@@ -56,6 +56,8 @@ export interface PageRecords {
   page: number;
   /** The page's CDP session, which response bodies are asked of. */
   session?: CDPSession;
+  /** Told of each request as it starts and as it ends (finished or failed): what an action started. */
+  watchers: Set<(e: RequestEntry, phase: 'start' | 'end') => void>;
 }
 
 const records = new WeakMap<Tab, PageRecords>();
@@ -63,7 +65,7 @@ const records = new WeakMap<Tab, PageRecords>();
 export function recordsOf(tab: Tab): PageRecords {
   let r = records.get(tab);
   if (!r) {
-    r = { console: [], consoleDropped: 0, requests: [], requestsDropped: 0, page: 0 };
+    r = { console: [], consoleDropped: 0, requests: [], requestsDropped: 0, page: 0, watchers: new Set() };
     records.set(tab, r);
   }
   return r;
@@ -113,12 +115,14 @@ function recordRequests(r: PageRecords, session: CDPSession): void {
   const live = new Map<string, RequestEntry>();
   let mainFrame: string | undefined;
   const forget = (e: RequestEntry): void => { if (live.get(e.id) === e) live.delete(e.id); };
+  const tell = (e: RequestEntry, phase: 'start' | 'end'): void => { for (const w of r.watchers) w(e, phase); };
   session.on('Network.requestWillBeSent', (ev: { requestId: string; loaderId: string; frameId?: string; type?: string; request: CdpRequest; redirectResponse?: CdpResponse }) => {
     const before = live.get(ev.requestId);
     if (before && ev.redirectResponse) {
       before.response = { status: ev.redirectResponse.status, statusText: ev.redirectResponse.statusText, headers: lowerKeys(ev.redirectResponse.headers), mimeType: ev.redirectResponse.mimeType };
       before.done = true;
       before.redirected = true;
+      tell(before, 'end');
     }
     const navigation = ev.type === 'Document' && ev.requestId === ev.loaderId && ev.frameId !== undefined && ev.frameId === mainFrame;
     const body = ev.request.postData;
@@ -132,6 +136,7 @@ function recordRequests(r: PageRecords, session: CDPSession): void {
     };
     live.set(ev.requestId, e);
     r.requests.push(e);
+    tell(e, 'start');
     if (r.requests.length > NETWORK_REQUESTS_PER_TAB_MAX) { forget(r.requests.shift()!); r.requestsDropped++; }
   });
   session.on('Network.requestWillBeSentExtraInfo', (ev: { requestId: string; headers: Record<string, string> }) => {
@@ -150,10 +155,10 @@ function recordRequests(r: PageRecords, session: CDPSession): void {
     if (e.response) e.response.headers = { ...e.response.headers, ...raw };
     else e.response = { status: 0, statusText: '', headers: raw, mimeType: '' };
   });
-  session.on('Network.loadingFinished', (ev: { requestId: string }) => { const e = live.get(ev.requestId); if (e) e.done = true; });
+  session.on('Network.loadingFinished', (ev: { requestId: string }) => { const e = live.get(ev.requestId); if (e) { e.done = true; tell(e, 'end'); } });
   session.on('Network.loadingFailed', (ev: { requestId: string; errorText: string; canceled?: boolean }) => {
     const e = live.get(ev.requestId);
-    if (e) { e.failure = ev.canceled ? 'canceled' : ev.errorText; e.done = true; }
+    if (e) { e.failure = ev.canceled ? 'canceled' : ev.errorText; e.done = true; tell(e, 'end'); }
   });
   void session.send('Page.getFrameTree').then((t) => { mainFrame = (t as { frameTree: { frame: { id: string } } }).frameTree.frame.id; }, () => undefined);
   void session.send('Network.enable', { maxPostDataSize: REQUEST_BODY_KEPT_MAX_CHARS }).catch(() => undefined);

@@ -5,7 +5,8 @@
  * navigation it began, requests in flight), so an action that started nothing answers at once and
  * one that started something answers with what it caused.
  */
-import type { BrowserContext, Request } from 'playwright-core';
+import type { BrowserContext } from 'playwright-core';
+import { recordsOf, type RequestEntry } from '../page-records.js';
 import { NAVIGATION_TIMEOUT_MS } from '../../../shared/limits.js';
 import type { Tab } from '../tabs.js';
 
@@ -80,27 +81,30 @@ export async function watchAction(tab: Tab, verb: string, act: () => Promise<voi
   let navRequest: string | undefined;
   let committed: string | undefined;
   let chooser = false;
-  const inFlight = new Set<Request>();
+  // Requests are watched through the tab's own records (plain data from its CDP session), never
+  // the driver's request events: each request object the driver hands out stays alive in it.
+  const inFlight = new Set<string>();
   let poke: () => void = () => undefined;
   const woken = (): void => poke();
-  const onRequest = (r: Request): void => {
-    if (r.isNavigationRequest() && r.frame() === page.mainFrame()) navRequest ??= r.url();
-    else inFlight.add(r);
-    woken();
-  };
   /** The navigation ended without a commit: it became a download, or it failed (either may come before the wait below starts). */
   let navEnded = false;
-  const onDone = (r: Request): void => {
-    inFlight.delete(r);
-    if (r.isNavigationRequest() && r.frame() === page.mainFrame() && r.failure()) navEnded = true;
+  let navFailed: () => void = () => undefined;
+  const failedNav = new Promise<void>((r) => { navFailed = r; });
+  const onRequest = (e: RequestEntry, phase: 'start' | 'end'): void => {
+    if (phase === 'start') {
+      if (e.navigation) navRequest ??= e.url;
+      else inFlight.add(e.id);
+    } else {
+      inFlight.delete(e.id);
+      if (e.navigation && e.failure) { navEnded = true; navFailed(); }
+    }
     woken();
   };
+  const records = recordsOf(tab);
   const onDownload = (): void => { navEnded = true; woken(); };
   const onNav = (f: import('playwright-core').Frame): void => { if (f === page.mainFrame()) { committed = f.url(); woken(); } };
   const onChooser = (): void => { chooser = true; woken(); };
-  page.on('request', onRequest);
-  page.on('requestfinished', onDone);
-  page.on('requestfailed', onDone);
+  records.watchers.add(onRequest);
   page.on('framenavigated', onNav);
   page.on('filechooser', onChooser);
   page.on('download', onDownload);
@@ -139,7 +143,7 @@ export async function watchAction(tab: Tab, verb: string, act: () => Promise<voi
       const waits = [
         page.waitForEvent('framenavigated', { ...opts, predicate: (f) => f === page.mainFrame() }),
         page.waitForEvent('download', opts),
-        page.waitForEvent('requestfailed', { ...opts, predicate: (r) => r.isNavigationRequest() && r.frame() === page.mainFrame() }),
+        failedNav,
       ];
       await Promise.race(waits).catch(() => undefined);
       for (const w of waits) w.catch(() => undefined);
@@ -152,9 +156,7 @@ export async function watchAction(tab: Tab, verb: string, act: () => Promise<voi
     if (chooser) said.push(`- The ${verb} opened a file chooser on tab ${tab.number} (${tab.pageId}); answer it with browser_file_upload (paths, or none to cancel)`);
     return { said };
   } finally {
-    page.off('request', onRequest);
-    page.off('requestfinished', onDone);
-    page.off('requestfailed', onDone);
+    records.watchers.delete(onRequest);
     page.off('framenavigated', onNav);
     page.off('filechooser', onChooser);
     page.off('download', onDownload);
