@@ -6,8 +6,12 @@ async function main(): Promise<void> {
   const [cmd, ...rest] = process.argv.slice(2);
   if (cmd === 'serve') {
     const { values } = parseArgs({ args: rest, options: { state: { type: 'string' }, port: { type: 'string' }, config: { type: 'string' } } });
+    // Before the server's modules load: the browser driver fixes its temp dir as it loads.
+    const { resolveStateDir, useOwnTmp } = await import('./state.js');
+    const stateDir = resolveStateDir(values.state);
+    useOwnTmp(stateDir);
     const { startServer } = await import('./server.js');
-    await startServer({ stateDir: values.state, port: values.port !== undefined ? Number(values.port) : undefined, configFile: values.config });
+    await startServer({ stateDir, port: values.port !== undefined ? Number(values.port) : undefined, configFile: values.config });
     return;
   }
   if (cmd === 'mcp') {

@@ -1,6 +1,6 @@
 /** The state directory: server.json (how clients find the running server) and the profiles. */
 import { mkdirSync, readFileSync, writeFileSync, rmSync, chmodSync, renameSync } from 'node:fs';
-import { homedir } from 'node:os';
+import { homedir, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
 /**
@@ -54,4 +54,23 @@ export function removeServerInfo(stateDir: string, pid: number): void {
 export function profileDir(stateDir: string, profileKey: string): string {
   const [org, name] = profileKey.split('/');
   return join(stateDir, 'profiles', org, name);
+}
+
+/** The server's own temp dir inside its state dir. */
+const SERVER_TMP_DIR = 'tmp';
+/** Where the system's temp dir is remembered once the server has pointed TMPDIR at its own. */
+export const SYSTEM_TMPDIR_VAR = 'FORGE_SYSTEM_TMPDIR';
+
+/**
+ * Points this process's temp files (the browser driver's artifacts for each host it connects to,
+ * fixed by the driver when it loads, so this runs first) at `<state>/tmp`, emptied here: a server
+ * killed with -9 leaves nothing in the system's temp dir past its next start, and no cleanup
+ * touches another process's files there. The system's own is kept in FORGE_SYSTEM_TMPDIR.
+ */
+export function useOwnTmp(stateDir: string): void {
+  process.env[SYSTEM_TMPDIR_VAR] ??= tmpdir();
+  const own = join(stateDir, SERVER_TMP_DIR);
+  rmSync(own, { recursive: true, force: true });
+  mkdirSync(own, { recursive: true, mode: 0o700 });
+  process.env.TMPDIR = own;
 }

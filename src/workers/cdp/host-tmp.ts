@@ -17,6 +17,9 @@ import { join } from 'node:path';
 const UNIX_SOCKET_PATH_MAX = 107;
 /** What Chromium appends to TMPDIR for its lock socket: `/org.chromium.Chromium.XXXXXX/SingletonSocket`. */
 const SINGLETON_SOCKET_SUFFIX = '/org.chromium.Chromium.XXXXXX/SingletonSocket';
+/** The system's temp dir: the server points its own TMPDIR at its state dir and keeps the system's in FORGE_SYSTEM_TMPDIR. */
+const SYSTEM_TMP = process.env.FORGE_SYSTEM_TMPDIR ?? tmpdir();
+
 /** The fallback dirs' name in the system temp dir: `forge-host-<server pid>-XXXXXX`. */
 const FALLBACK_PREFIX = 'forge-host-';
 
@@ -29,7 +32,7 @@ export function makeHostTmp(profileDir: string): string {
     return own;
   }
   sweepDeadHostTmps();
-  return mkdtempSync(join(tmpdir(), `${FALLBACK_PREFIX}${process.pid}-`));
+  return mkdtempSync(join(SYSTEM_TMP, `${FALLBACK_PREFIX}${process.pid}-`));
 }
 
 /** Removes a host's temp dir once its processes are gone. */
@@ -43,7 +46,7 @@ export function removeHostTmp(dir: string): void {
  */
 export function sweepDeadHostTmps(): void {
   let names: string[];
-  const root = tmpdir();
+  const root = SYSTEM_TMP;
   try { names = readdirSync(root); } catch { return; }
   const uid = process.getuid?.();
   for (const name of names) {
