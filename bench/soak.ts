@@ -6,7 +6,9 @@
  * seconds; errors are counted: a tool result with isError, a failed call, an error message to a
  * viewer, a socket dropped without a reason. The last line of --json:
  * {"minutes", "calls", "errors", "rss_mb_start", "rss_mb_end", "rss_mb_per_hour"}, the slope a
- * least-squares fit over the samples after the first minute (the heap's warm-up) gives.
+ * least-squares fit over the samples after the first minute (the heap's warm-up) gives. Beside it,
+ * the same slope of the main thread's JS heap and of its off-heap buffers (from /metrics), so a
+ * growing RSS says whether it is the server's own objects or memory the allocator keeps.
  */
 import { parseArgs } from 'node:util';
 import WebSocket from 'ws';
@@ -126,6 +128,17 @@ function slopePerHour(samples: Array<[number, number]>): number {
   return den ? (num / den) * 3_600_000 : 0;
 }
 
+/** The main thread's JS heap and off-heap buffers, MB, as the server's /metrics says them; undefined when it does not answer. */
+async function processMemory(server: ForgeServer): Promise<{ heap: number; external: number } | undefined> {
+  try {
+    const res = await fetch(`http://127.0.0.1:${server.port}/metrics`, { headers: { authorization: `Bearer ${server.agentToken}` } });
+    const text = await res.text();
+    const gauge = (name: string): number => Number(new RegExp(`^forge_process_${name} (\\d+)`, 'm').exec(text)?.[1] ?? Number.NaN) / 1e6;
+    const heap = gauge('heap_used_bytes');
+    return Number.isFinite(heap) ? { heap, external: gauge('external_bytes') } : undefined;
+  } catch { return undefined; }
+}
+
 async function main(): Promise<void> {
   const { values } = parseArgs({ options: { minutes: { type: 'string' }, json: { type: 'boolean' } } });
   const minutes = Number(values.minutes ?? DEFAULT_MINUTES);
@@ -133,6 +146,8 @@ async function main(): Promise<void> {
   const pages = await servePages();
   const t = new Tally();
   const samples: Array<[number, number]> = [];
+  const heap: Array<[number, number]> = [];
+  const external: Array<[number, number]> = [];
   let rssStart = 0;
   try {
     const agents = await Promise.all(Array.from({ length: AGENTS }, (_, i) => agentClient(server, `default/soak/a${i}`)));
@@ -146,7 +161,11 @@ async function main(): Promise<void> {
     const end = t0 + minutes * 60_000;
     const over = (): boolean => Date.now() >= end;
     rssStart = rssMb(server.pid);
-    const sampler = setInterval(() => samples.push([Date.now() - t0, rssMb(server.pid)]), SAMPLE_MS);
+    const sampler = setInterval(() => {
+      const at = Date.now() - t0;
+      samples.push([at, rssMb(server.pid)]);
+      void processMemory(server).then((m) => { if (m) { heap.push([at, m.heap]); external.push([at, m.external]); } });
+    }, SAMPLE_MS);
     const viewers = Array.from({ length: TAB_VIEWERS }, (_, i) => new SoakViewer(server, t, (v) => {
       v.send({ t: 'tabs' });
       v.send({ t: 'attach', pageId, w: 1000 + i * 40, h: 700 });
@@ -169,7 +188,7 @@ async function main(): Promise<void> {
         if (out && !out.includes('flood-done')) t.error(`a flood ended without its mark: ${out.slice(-200)}`);
       }
     })();
-    const progress = setInterval(() => say(`${((Date.now() - t0) / 60_000).toFixed(1)} min: ${t.calls} calls, ${t.errors} errors, rss ${rssMb(server.pid).toFixed(0)} MB`), 30_000);
+    const progress = setInterval(() => say(`${((Date.now() - t0) / 60_000).toFixed(1)} min: ${t.calls} calls, ${t.errors} errors, rss ${rssMb(server.pid).toFixed(0)} MB, heap ${(heap.at(-1)?.[1] ?? 0).toFixed(0)} MB, external ${(external.at(-1)?.[1] ?? 0).toFixed(0)} MB`), 30_000);
     await Promise.all([...agents.map((a) => agentLoop(t, a, pages.base, over)), drive, flood]);
     clearInterval(progress);
     clearInterval(sampler);
@@ -181,8 +200,11 @@ async function main(): Promise<void> {
     pages.server.closeAllConnections();
     pages.server.close();
     await server.stop();
-    const after = samples.filter(([ms]) => ms >= WARMUP_MS);
-    const line = { minutes, calls: t.calls, errors: t.errors, rss_mb_start: Math.round(rssStart), rss_mb_end: Math.round(rssEnd), rss_mb_per_hour: Math.round(slopePerHour(after)) };
+    const warm = (xs: Array<[number, number]>): Array<[number, number]> => xs.filter(([ms]) => ms >= WARMUP_MS);
+    const line = {
+      minutes, calls: t.calls, errors: t.errors, rss_mb_start: Math.round(rssStart), rss_mb_end: Math.round(rssEnd), rss_mb_per_hour: Math.round(slopePerHour(warm(samples))),
+      heap_mb_end: Math.round(heap.at(-1)?.[1] ?? 0), heap_mb_per_hour: Math.round(slopePerHour(warm(heap))), external_mb_per_hour: Math.round(slopePerHour(warm(external))),
+    };
     if (values.json) console.log(JSON.stringify(line));
     else console.table([line]);
     if (t.errors) process.exitCode = 1;

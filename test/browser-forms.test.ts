@@ -62,6 +62,20 @@ describe('forms are filled as an agent asks, and read back so', () => {
     expect(await values()).toMatchObject({ name: 'Ada Lovelace' });
   });
 
+  it('a field whose ref no longer resolves is refused before any field is touched', async () => {
+    const snap = (await a.call('browser_snapshot')).text;
+    const r = await a.call('browser_fill_form', {
+      fields: [
+        { name: 'Full name', type: 'textbox', target: refOf(snap, 'textbox', 'Full name'), value: 'Grace' },
+        { name: 'Gone', type: 'textbox', target: 'e9999', value: 'x' },
+        { name: 'Volume', type: 'slider', target: refOf(snap, 'slider', 'Volume'), value: '20' },
+      ],
+    });
+    expect(r.isError).toBe(true);
+    expect(r.text).toContain('ref e9999 does not resolve');
+    expect(await values()).toMatchObject({ name: 'Ada Lovelace', volume: '70' });
+  });
+
   it('select_option selects by value or by text, several in a multiple select', async () => {
     const snap = (await a.call('browser_snapshot')).text;
     const r = await a.call('browser_select_option', { element: 'Toppings', target: refOf(snap, 'listbox', 'Toppings'), values: ['ham', 'Kale'] });

@@ -57,12 +57,13 @@ export const FORM_TOOLS: ToolDef[] = [
     run: (a, ctx, p) => onTab(p, ctx, 'browser_fill_form', 'filling the form', async (tab) => {
       const fields = a.fields as Array<z.infer<typeof field>>;
       if (fields.length > FILL_FORM_FIELDS_MAX) throw new ForgeError('bad_request', `browser_fill_form takes at most ${FILL_FORM_FIELDS_MAX} fields, not ${fields.length}; fill the form in parts`);
-      // Every field is resolved before any is touched: a stale ref leaves the form as it was.
-      const located: Array<{ f: z.infer<typeof field>; loc: Awaited<ReturnType<typeof locate>> }> = [];
-      for (const f of fields) {
-        if (f.type === 'checkbox' || f.type === 'radio') checked(f);
-        located.push({ f, loc: await locate(tab, targetOf(f)) });
-      }
+      // Every field is resolved before any is touched: a stale ref leaves the form as it was. The
+      // fields are asked of the page at once (one round trip's wait, not one per field).
+      for (const f of fields) if (f.type === 'checkbox' || f.type === 'radio') checked(f);
+      const asked = await Promise.allSettled(fields.map((f) => locate(tab, targetOf(f))));
+      const refused = asked.find((r) => r.status === 'rejected');
+      if (refused) throw refused.reason;
+      const located = fields.map((f, i) => ({ f, loc: (asked[i] as PromiseFulfilledResult<Awaited<ReturnType<typeof locate>>>).value }));
       const opts = { timeout: PAGE_ACTION_TIMEOUT_MS };
       return actionAnswer(p, tab, 'form filling', async () => {
         for (const { f, loc } of located) {
