@@ -70,6 +70,16 @@ export interface ProfileOptions {
 const DEFAULT_OPTIONS: ProfileOptions = { allowFileUrls: false, caps: { agent: HIDDEN_AGENT_TABS_DEFAULT, person: HIDDEN_PERSON_TABS_DEFAULT }, shown: () => false };
 
 /** The notice a seat whose tabs went with a host reads once, at the top of its next browser call. */
+/** Resolves when `host` exits or after `ms`, whichever comes first, and leaves no listener on the host. */
+function exitOrAfter(host: BrowserHost, ms: number): Promise<void> {
+  return new Promise((resolve) => {
+    let unlisten: (() => void) | undefined;
+    const done = (): void => { clearTimeout(timer); unlisten?.(); resolve(); };
+    const timer = setTimeout(done, ms);
+    unlisten = host.onExit(done);
+  });
+}
+
 export function restartNotice(at: number, cause: string): string {
   const d = new Date(at);
   const hhmm = `${String(d.getHours()).padStart(2, '0')}:${String(d.getMinutes()).padStart(2, '0')}`;
@@ -305,7 +315,7 @@ export class ProfileBrowser {
       // Resolving the seat's tab on a host that is dying (its browser closed, its exit not yet
       // reaped) fails in the driver's words: the host's death, once reported, is the answer.
       if (!isForgeError(e) && reached) {
-        await Promise.race([reached.exited, new Promise((r) => setTimeout(r, HOST_DEATH_GRACE_MS))]);
+        await exitOrAfter(reached, HOST_DEATH_GRACE_MS);
         if (reached.dead) e = new ForgeError('host_exited', reached.dead.sentence);
       }
       outcome = isForgeError(e) ? e.kind : 'error';
@@ -344,7 +354,10 @@ export class ProfileBrowser {
       tab.lastUser = 'agent';
       if (tab.unloaded) tab.notices.push(await this.revive(tab));
     }
-    const death = host.exited.then((e) => { throw new ForgeError('host_exited', e.sentence); });
+    // The host's death, listened for while this call runs only: a reaction on the host's own
+    // exit promise would hold every call's answer for as long as the host lives.
+    let unlisten = (): void => undefined;
+    const death = new Promise<never>((_, reject) => { unlisten = host.onExit((e) => reject(new ForgeError('host_exited', e.sentence))); });
     let dialogWaiter: (() => void) | undefined;
     const dialog = new Promise<'dialog'>((resolve) => { dialogWaiter = () => resolve('dialog'); });
     if (!opts.allowDialog) tab.dialogWaiters.add(dialogWaiter!);
@@ -352,7 +365,7 @@ export class ProfileBrowser {
       // The driver may see its pages close before the process is reaped: a closed page is the
       // host's death when the host exits within the grace.
       if (!isForgeError(e) || e.kind === 'tab_not_open' || e.kind === 'page_crashed') {
-        await Promise.race([host.exited, new Promise((r) => setTimeout(r, HOST_DEATH_GRACE_MS))]);
+        await exitOrAfter(host, HOST_DEATH_GRACE_MS);
         if (host.dead) throw new ForgeError('host_exited', host.dead.sentence);
       }
       throw e;
@@ -369,6 +382,7 @@ export class ProfileBrowser {
       return { value: first.value, tab };
     } finally {
       clearTimeout(deadline);
+      unlisten();
       tab.dialogWaiters.delete(dialogWaiter!);
     }
   }

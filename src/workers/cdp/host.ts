@@ -163,7 +163,7 @@ export class BrowserHost {
   private stopping = false;
   /** Chromium's exit held back while its dead display's exit is awaited. */
   private displayWait?: NodeJS.Timeout;
-  private exitListeners: Array<(e: HostExit) => void> = [];
+  private exitListeners = new Set<(e: HostExit) => void>();
   readonly exited: Promise<HostExit>;
   private resolveExited!: (e: HostExit) => void;
 
@@ -179,9 +179,17 @@ export class BrowserHost {
   get dead(): HostExit | undefined { return this.exitInfo; }
   get alive(): boolean { return !this.exitInfo && !this.stopping && !!this.chromium; }
 
-  onExit(cb: (e: HostExit) => void): void {
-    if (this.exitInfo) cb(this.exitInfo);
-    else this.exitListeners.push(cb);
+  /**
+   * Calls `cb` when the host exits (at once when it has). The answer removes it again: a caller
+   * that only cares while one call runs must, or every call's listener stays for the host's life.
+   */
+  onExit(cb: (e: HostExit) => void): () => void {
+    if (this.exitInfo) {
+      cb(this.exitInfo);
+      return () => undefined;
+    }
+    this.exitListeners.add(cb);
+    return () => { this.exitListeners.delete(cb); };
   }
 
   async start(): Promise<void> {
@@ -303,7 +311,9 @@ export class BrowserHost {
     const sentence = which === 'xvfb' ? displayExitedSentence(pid, signal, code, chromiumPid) : hostExitedSentence(pid, signal, code);
     this.exitInfo = { pid: chromiumPid, died: which, diedPid: pid, signal, code, sentence };
     killGroup(this.chromium, 'SIGKILL'); // the zygote and renderers go with the browser
-    for (const cb of this.exitListeners.splice(0)) cb(this.exitInfo);
+    const listeners = [...this.exitListeners];
+    this.exitListeners.clear();
+    for (const cb of listeners) cb(this.exitInfo);
     this.resolveExited(this.exitInfo);
     if (!this.stopping) void this.stop();
   }
