@@ -101,3 +101,21 @@ describe('a video take lays the page out at 1280x720 for every viewer and answer
     expect(await layout()).toContain('[700,700]');
   });
 });
+
+describe('a take on a tab nobody views lays it out at 1280x720 and puts its own size back', () => {
+  it('the page is 1280x720 during the take and 900x600 again after it', async ({ pages, agentFor }) => {
+    const solo = await agentFor('default/video/solo');
+    await solo.call('browser_navigate', { url: `${pages.origin}/ticker` });
+    expect((await solo.call('browser_resize', { width: 900, height: 600 })).isError).toBe(false);
+    const size = async (): Promise<string> => (await solo.call('browser_evaluate', { function: '() => [innerWidth, innerHeight]' })).text.replace(/\s/g, '');
+    const start = await solo.call('browser_start_video', {});
+    expect(start.isError, start.text).toBe(false);
+    expect(await size()).toContain('[1280,720]');
+    await new Promise((r) => setTimeout(r, 500));
+    const stop = await solo.call('browser_stop_video');
+    expect(stop.isError, stop.text).toBe(false);
+    expect(Number(/(\d+) frames/.exec(stop.text)?.[1])).toBeGreaterThan(2);
+    expect(await size()).toContain('[900,600]');
+    expect((await solo.call('browser_stop_video')).text).toContain('No videos were recorded');
+  });
+});
