@@ -74,9 +74,18 @@ describe('tracing answers a Playwright trace zip of the seat\'s calls', () => {
     expect(r.text).toContain('Tracing is not started');
   });
 
-  it('tracing is refused while another seat has a tab open in the profile', async ({ pages, agentFor }) => {
+  it('a trace during which another seat\'s page loaded is discarded in words, not answered', async ({ pages, agentFor }) => {
+    expect((await agent.call('browser_start_tracing')).isError).toBe(false);
     const other = await agentFor('default/trace/other');
-    await other.call('browser_navigate', { url: pages.url });
+    expect((await other.call('browser_navigate', { url: pages.url })).isError).toBe(false);
+    const r = await agent.client.callTool({ name: 'browser_stop_tracing', arguments: {} });
+    const content = r.content as Content;
+    expect(r.isError).toBe(true);
+    expect(content[0]?.text).toContain('the trace was discarded: default/trace/other opened a page');
+    expect(content.some((c) => c.type === 'resource_link')).toBe(false);
+  });
+
+  it('tracing is refused while another seat has a tab open in the profile', async () => {
     const r = await agent.call('browser_start_tracing');
     expect(r.isError).toBe(true);
     expect(r.text).toContain('default/trace/other has a tab open in it');

@@ -62,8 +62,9 @@ async function finish(p: ProfileBrowser, host: ToolHost, seat: string, r: Runnin
   const file = await r.take.end();
   if (takesOf(p).get(seat) === r && why === undefined) takesOf(p).delete(seat);
   const tab = r.take.tab;
-  if (p.tabs.get(tab.pageId) !== tab) return file;
   const watched = await host.recording?.(tab, null).catch(() => true) ?? false;
+  // A closed tab has no layout to put back.
+  if (p.tabs.get(tab.pageId) !== tab) return file;
   if (!watched && r.before && p.driver) await layOut(p, tab, r.before.w, r.before.h).catch(() => undefined);
   return file;
 }
