@@ -94,9 +94,10 @@ export const VIDEO_TOOLS: ToolDef[] = [
       if (a.cursor) notes.push('Note: forge draws no cursor into the video.');
       return onTab(p, ctx, 'browser_start_video', 'starting a video', async (tab) => {
         const driver = p.driver!;
-        const watched = await host.recording?.(tab, recordingNote(seat)) ?? false;
+        let watched = false;
         let before: { w: number; h: number } | undefined;
         try {
+          watched = await host.recording?.(tab, recordingNote(seat)) ?? false;
           if (!watched) before = await layOut(p, tab, VIDEO_WIDTH, VIDEO_HEIGHT);
           const take = new VideoTake(tab, seat, await driver.context.newCDPSession(tab.page), fps, name);
           await take.start();
