@@ -8,6 +8,7 @@ const GROUP_TOOLS = {
   storage: 'browser_cookie_list',
   network: 'browser_route',
   testing: 'browser_verify_value',
+  devtools: 'browser_start_video',
 } as const;
 
 let plain: RunningServer;
@@ -46,6 +47,7 @@ describe('an opt-in group of browser tools is offered only when [agent] caps nam
     expect(offered.has(GROUP_TOOLS.pdf)).toBe(false);
     expect(offered.has(GROUP_TOOLS.storage)).toBe(false);
     expect(offered.has(GROUP_TOOLS.network)).toBe(false);
+    for (const devtools of ['browser_start_video', 'browser_stop_video', 'browser_start_tracing', 'browser_stop_tracing']) expect(offered.has(devtools), devtools).toBe(false);
   });
 
   it('a call to a group tool the server does not offer is refused', async () => {

@@ -25,6 +25,8 @@ export interface View {
   width: number; height: number; title: string; url: string;
   /** The id this tab's frames carry in their header, when the server names it. */
   frame?: number;
+  /** Set while an agent records the tab: the page has the video's layout meanwhile. */
+  recording?: { by: string; width: number; height: number; message: string };
 }
 
 export type Phase = 'closed' | 'opening' | 'live' | 'failed';
@@ -197,9 +199,13 @@ export class BrowserSurface implements TakeoverSurface {
         const v = m as unknown as View;
         const first = this.phase !== 'live' || this.view?.pageId !== v.pageId;
         const roleMoved = this.view?.controller !== v.controller;
+        const wasRecorded = !first && this.view?.recording !== undefined;
         this.view = v;
         this.sound.show(v.frame);
         if (roleMoved) this.takeover.quiet();
+        // A recording lays the page out at the video's size: the person is told why the picture has bars, and when it ends.
+        if (v.recording && !wasRecorded) this.takeover.say(v.recording.message, 'plain');
+        else if (!v.recording && wasRecorded) this.takeover.say('The recording ended: the page has your layout again.', 'plain');
         this.wanted = v.pageId;
         this.phase = 'live';
         if (first) this.onChange();

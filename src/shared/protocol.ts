@@ -212,6 +212,9 @@ export const MOD_META = 4;
 export const MOD_SHIFT = 8;
 
 /** Messages the server sends. */
+/** An agent's recording of the viewed tab: its seat, the file's size (the page's layout meanwhile), and the sentence a viewer shows. */
+export interface ViewRecording { by: string; width: number; height: number; message: string }
+
 export type ServerMessage =
   /** Sent first on every socket: this viewer's id, its org, whether its credential may take control, whether it is a hand-off link, and `[client] theme`. */
   | { t: 'welcome'; viewerId: number; org: string; mayControl: boolean; link: boolean; theme?: 'system' | 'dark' | 'light' }
@@ -221,9 +224,10 @@ export type ServerMessage =
   /**
    * What this viewer watches and who holds the role, pushed to every viewer of the tab on any change.
    * `you` is this viewer's id; `controller` the controller's id or null; width×height the page's layout;
-   * `frame` the id the tab's binary frames carry (unique across hosts).
+   * `frame` the id the tab's binary frames carry (unique across hosts). `recording`: set while an
+   * agent records the tab, whose layout is then the file's own (every viewer sees it with bars).
    */
-  | { t: 'view'; tab: number; pageId: string; profile: string; you: number; controller: number | null; width: number; height: number; title: string; url: string; frame: number }
+  | { t: 'view'; tab: number; pageId: string; profile: string; you: number; controller: number | null; width: number; height: number; title: string; url: string; frame: number; recording?: ViewRecording }
   /** The page's own history: whether an entry exists each way. */
   | { t: 'history'; tab: number; back: boolean; forward: boolean }
   /** The watched tab is gone (closed, or its host died): the sentence says why. */

@@ -8,6 +8,7 @@ import type { ServerContext } from '../server.js';
 import { profileDir } from '../state.js';
 import { ProfileBrowser, type ProfileEvents } from './profile.js';
 import type { Tab } from './tabs.js';
+import type { ViewRecording } from '../../shared/protocol.js';
 import { registerBrowserTools } from './tools.js';
 import type { AgentCap } from './tools/caps.js';
 import { log } from '../logging.js';
@@ -75,6 +76,7 @@ export class BrowserSurface implements Surface {
 
   /** Whether a person's viewer watches the tab (the agent's browser_resize is refused then). */
   watched(tab: Tab): boolean { return (this.viewing?.watchersOf(tab).length ?? 0) > 0; }
+  recording(tab: Tab, take: ViewRecording | null): Promise<boolean> { return this.viewing?.recording(tab, take) ?? Promise.resolve(false); }
 
   allProfiles(): ProfileBrowser[] { return [...this.profiles.values()]; }
   onChanged(cb: (p: ProfileBrowser) => void): void { this.changeListeners.push(cb); }

@@ -7,6 +7,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { ForgeError, isForgeError } from '../../shared/errors.js';
 import { EVALUATE_RESULT_MAX_CHARS, EVALUATE_TIMEOUT_MS, NAVIGATION_TIMEOUT_MS, PAGE_ACTION_TIMEOUT_MS, SNAPSHOT_MAX_CHARS } from '../../shared/limits.js';
 import type { SessionContext, ToolAnswer } from '../mcp/context.js';
+import type { ViewRecording } from '../../shared/protocol.js';
 import { isLead } from '../seat.js';
 import { inForgeWords } from './driver-errors.js';
 import { locate } from './locate.js';
@@ -27,6 +28,8 @@ export interface ToolHost {
   profile(key: string): ProfileBrowser;
   /** Whether a person's viewer watches the tab now (its layout is theirs then). */
   watched?(tab: Tab): boolean;
+  /** An agent's recording of the tab starts or (null) ends: its viewers are told and laid out at its size; answers whether any views it. */
+  recording?(tab: Tab, take: ViewRecording | null): Promise<boolean>;
   /** The opt-in tool groups forge.toml's [agent] caps names; none when absent. */
   agentCaps?(): ReadonlySet<AgentCap>;
   /** [agent] allow_run_code: whether browser_run_code_unsafe is offered. */

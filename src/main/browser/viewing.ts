@@ -3,7 +3,7 @@
  * layout that follows the role, and the frame pipeline each watched host runs. Every rule here
  * is the server's: a watcher's input and arrows are refused here, not just hidden by a client.
  */
-import { MOD_CTRL, MOD_META, type ClientMessage, type InputEvent, type ServerMessage } from '../../shared/protocol.js';
+import { MOD_CTRL, MOD_META, type ClientMessage, type InputEvent, type ServerMessage, type ViewRecording } from '../../shared/protocol.js';
 import { ForgeError } from '../../shared/errors.js';
 import { DEFAULT_PAGE_HEIGHT, DEFAULT_PAGE_WIDTH } from '../../shared/limits.js';
 import { CAPTURE_MAX_HEIGHT, CAPTURE_MAX_WIDTH } from '../../workers/cdp/protocol.js';
@@ -122,6 +122,8 @@ export class BrowserViewing {
   private audiblePoll?: NodeJS.Timeout;
   private audiblePolling = false;
   readonly arrows: NavigationArrows;
+  /** The agents' recordings, by page id: while one runs, the tab is laid out at the file's size whoever views it. */
+  private takes = new Map<string, ViewRecording>();
   /** Called after every view push: the role or the watchers of the tab may have moved. */
   readonly viewPushed: Array<(p: ProfileBrowser, tab: Tab) => void> = [];
 
@@ -383,10 +385,24 @@ export class BrowserViewing {
     return watchers.find((s) => s.info.id === c) ?? watchers.sort((a, b) => a.watch!.since - b.watch!.since || a.info.id - b.info.id)[0];
   }
 
+  /**
+   * An agent's recording of the tab starts (or, with null, ends): its viewers are told, and the
+   * page is laid out at the file's size meanwhile, then at theirs again. Answers whether anyone
+   * views the tab (when nobody does, its layout is the recorder's to set).
+   */
+  async recording(tab: Tab, take: ViewRecording | null): Promise<boolean> {
+    if (take) this.takes.set(tab.pageId, take); else this.takes.delete(tab.pageId);
+    if (!this.watchersOf(tab).length) return false;
+    await this.relayout(tab);
+    this.pushView(tab);
+    return true;
+  }
+
   private async relayout(tab: Tab): Promise<void> {
     const owner = this.layoutOwner(tab);
     if (!owner?.watch) return;
-    const want = { w: owner.watch.w, h: owner.watch.h };
+    const take = this.takes.get(tab.pageId);
+    const want = take ? { w: take.width, h: take.height } : { w: owner.watch.w, h: owner.watch.h };
     const now = this.layouts.get(tab.pageId);
     if (now && now.w === want.w && now.h === want.h && now.targetId === tab.targetId) return;
     const host = owner.watch.profile.host;
@@ -536,10 +552,11 @@ export class BrowserViewing {
   pushView(tab: Tab): void {
     const layout = this.layouts.get(tab.pageId) ?? { w: DEFAULT_PAGE_WIDTH, h: DEFAULT_PAGE_HEIGHT };
     const controller = this.controllers.get(tab.pageId) ?? null;
+    const take = this.takes.get(tab.pageId);
     let url = '';
     try { url = tab.page.url(); } catch { /* closed */ }
     for (const s of this.watchersOf(tab)) {
-      this.hub.send(s.info.id, { t: 'view', tab: tab.number, pageId: tab.pageId, profile: s.watch!.profile.key, you: s.info.id, controller, width: layout.w, height: layout.h, title: tab.title, url, frame: this.frameId(tab) });
+      this.hub.send(s.info.id, { t: 'view', tab: tab.number, pageId: tab.pageId, profile: s.watch!.profile.key, you: s.info.id, controller, width: layout.w, height: layout.h, title: tab.title, url, frame: this.frameId(tab), ...(take ? { recording: take } : {}) });
     }
     const p = this.watchersOf(tab)[0]?.watch?.profile;
     if (p) this.soundFollows(p);

@@ -3,8 +3,7 @@
  * per server by forge.toml's `[agent] caps = [...]`. Core tools are always on; a group's tools are
  * not offered at all until it is named, so an agent's tool list stays as short as the server allows.
  */
-// Playwright MCP's devtools group (tracing, video) is not offered yet: naming it is refused, not ignored.
-export const AGENT_CAPS = ['vision', 'pdf', 'storage', 'network', 'testing'] as const;
+export const AGENT_CAPS = ['vision', 'pdf', 'storage', 'network', 'testing', 'devtools'] as const;
 export type AgentCap = typeof AGENT_CAPS[number];
 
 export function isAgentCap(v: string): v is AgentCap {

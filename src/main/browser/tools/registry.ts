@@ -16,6 +16,8 @@ import { PDF_TOOLS } from './pdf.js';
 import { STORAGE_TOOLS } from './storage.js';
 import { ROUTE_TOOLS } from './routes.js';
 import { VERIFY_TOOLS } from './verify.js';
+import { TRACING_TOOLS } from './tracing.js';
+import { VIDEO_TOOLS } from './video.js';
 
 export const MODULE_TOOLS: ToolDef[] = [
   ...NAVIGATION_TOOLS, ...SNAPSHOT_TOOLS, ...POINTER_TOOLS, ...FORM_TOOLS, ...SCREENSHOT_TOOLS,
@@ -23,5 +25,5 @@ export const MODULE_TOOLS: ToolDef[] = [
   // Offered only with [agent] allow_run_code = true.
   ...RUN_CODE_TOOLS,
   // Opt-in groups: offered only when [agent] caps names them.
-  ...VISION_TOOLS, ...PDF_TOOLS, ...STORAGE_TOOLS, ...ROUTE_TOOLS, ...VERIFY_TOOLS,
+  ...VISION_TOOLS, ...PDF_TOOLS, ...STORAGE_TOOLS, ...ROUTE_TOOLS, ...VERIFY_TOOLS, ...TRACING_TOOLS, ...VIDEO_TOOLS,
 ];

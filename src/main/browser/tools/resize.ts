@@ -7,6 +7,7 @@ import { ForgeError } from '../../../shared/errors.js';
 import { onTab, pageState, type ToolDef } from '../tools.js';
 import { WINDOW_MIN_VIEWPORT_WIDTH } from '../../../workers/cdp/windows.js';
 import { LAYOUT_MIN_HEIGHT, LAYOUT_MIN_WIDTH, SURFACE_MAX_PX } from '../viewing.js';
+import { recordingTab } from './video.js';
 
 /** How long the page may take to report its new size, ms. */
 const RESIZE_SETTLE_MS = 3_000;
@@ -24,6 +25,9 @@ export const RESIZE_TOOLS: ToolDef[] = [
       const h = a.height as number;
       if (w < LAYOUT_MIN_WIDTH || h < LAYOUT_MIN_HEIGHT || w > SURFACE_MAX_PX || h > SURFACE_MAX_PX) {
         throw new ForgeError('bad_request', `a layout is ${LAYOUT_MIN_WIDTH}x${LAYOUT_MIN_HEIGHT} to ${SURFACE_MAX_PX}x${SURFACE_MAX_PX} CSS px, not ${w}x${h}`);
+      }
+      if (recordingTab(p, tab)) {
+        throw new ForgeError('bad_request', `tab ${tab.number} (${tab.pageId}) is being recorded, so it is laid out at the video's size until browser_stop_video`);
       }
       if (host.watched?.(tab)) {
         throw new ForgeError('bad_request', `a person is viewing tab ${tab.number} (${tab.pageId}), so its layout follows their screen; browser_resize works while nobody views the tab`);

@@ -22,7 +22,7 @@ const TEMPLATE = `${SCHEME}://files/{id}`;
 /** Types by a file's extension, for a download the browser kept without its own. */
 const TYPES: Record<string, string> = {
   txt: 'text/plain', csv: 'text/csv', html: 'text/html', json: 'application/json', pdf: 'application/pdf',
-  png: 'image/png', jpg: 'image/jpeg', jpeg: 'image/jpeg', webp: 'image/webp', gif: 'image/gif', zip: 'application/zip',
+  png: 'image/png', jpg: 'image/jpeg', jpeg: 'image/jpeg', webp: 'image/webp', gif: 'image/gif', zip: 'application/zip', webm: 'video/webm',
 };
 
 export function mimeOf(name: string): string {

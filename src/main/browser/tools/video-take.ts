@@ -1,0 +1,120 @@
+/**
+ * One recording of a tab: the page's own compositor frames (CDP screencast, sent as the page
+ * paints), each made a VP8 key frame (a lossy WebP's payload) as it arrives, kept in memory and
+ * put in a WebM when the take ends. Nothing is written to the server's disk.
+ */
+import sharp from 'sharp';
+import type { CDPSession } from 'playwright-core';
+import { log } from '../../logging.js';
+import type { Tab } from '../tabs.js';
+import { SEAT_FILE_MAX_BYTES } from './seat-files.js';
+import { vp8OfWebp, webmOf, type VideoFrame } from './webm.js';
+
+/** The file's size, px: the spec's recording, and the page's layout while the take runs. */
+export const VIDEO_WIDTH = 1280;
+export const VIDEO_HEIGHT = 720;
+/** Frames a second kept by default (Playwright MCP's default); a page that paints less gives fewer. */
+export const VIDEO_FPS_DEFAULT = 25;
+/** Most frames a second: each costs an encode of a 1280x720 picture on a 2-core machine. */
+export const VIDEO_FPS_MAX = 30;
+/** VP8 quality, 0–100: text stays readable at about 40 KB a frame. */
+const VIDEO_QUALITY = 60;
+/** Frames waiting for their encode at most: past it the encoder is behind and newer frames go (counted). */
+const ENCODE_BACKLOG_MAX = 8;
+/** The file's bound, bytes: a little under what one session file may be, for the container around the frames. */
+export const VIDEO_MAX_BYTES = SEAT_FILE_MAX_BYTES - 1024 * 1024;
+
+export class VideoTake {
+  private readonly frames: VideoFrame[] = [];
+  private bytes = 0;
+  private readonly started = performance.now();
+  private lastAt = -Infinity;
+  private held?: { data: string; at: number };
+  private flush?: NodeJS.Timeout;
+  private encoding: Promise<void> = Promise.resolve();
+  private backlog = 0;
+  /** Frames the encoder could not keep up with. */
+  dropped = 0;
+  /** Why the take stopped keeping frames before it was stopped (the file's bound), or ''. */
+  cut = '';
+  ended?: Promise<Buffer>;
+  /** The take's length, ms, once it has ended. */
+  durationMs = 0;
+
+  constructor(readonly tab: Tab, readonly seat: string, private readonly session: CDPSession, readonly fps: number, readonly name: string) {}
+
+  /** Starts the screencast; the first frame is the page as it is now (a still page paints no more). */
+  async start(): Promise<void> {
+    this.session.on('Page.screencastFrame', (e: { data: string; sessionId: number }) => {
+      this.session.send('Page.screencastFrameAck', { sessionId: e.sessionId }).catch(() => undefined);
+      this.offer(e.data);
+    });
+    const first = (await this.session.send('Page.captureScreenshot', { format: 'jpeg', quality: 90 })) as { data: string };
+    this.offer(first.data);
+    await this.session.send('Page.startScreencast', { format: 'jpeg', quality: 90, maxWidth: VIDEO_WIDTH, maxHeight: VIDEO_HEIGHT, everyNthFrame: 1 });
+  }
+
+  /** How long the take has run, ms. */
+  elapsedMs(): number { return performance.now() - this.started; }
+
+  /** A painted frame: kept at most `fps` a second, the newest of a burst shown when its turn comes. */
+  private offer(data: string): void {
+    if (this.cut || this.ended) return;
+    const at = this.elapsedMs();
+    const gap = 1000 / this.fps;
+    if (at - this.lastAt >= gap) { this.keep(data, at); return; }
+    this.held = { data, at };
+    this.flush ??= setTimeout(() => {
+      this.flush = undefined;
+      const h = this.held;
+      this.held = undefined;
+      if (h) this.keep(h.data, Math.max(h.at, this.lastAt + gap));
+    }, Math.max(0, this.lastAt + gap - at));
+  }
+
+  private keep(data: string, at: number): void {
+    this.lastAt = at;
+    if (this.backlog >= ENCODE_BACKLOG_MAX) { this.dropped++; return; }
+    this.backlog++;
+    this.encoding = this.encoding.then(async () => {
+      try {
+        const webp = await sharp(Buffer.from(data, 'base64'))
+          .resize(VIDEO_WIDTH, VIDEO_HEIGHT, { fit: 'contain', background: { r: 0, g: 0, b: 0 } })
+          .webp({ quality: VIDEO_QUALITY })
+          .toBuffer();
+        const vp8 = vp8OfWebp(webp);
+        if (!vp8 || this.cut) return;
+        if (this.bytes + vp8.length > VIDEO_MAX_BYTES) {
+          this.cut = `the take stopped keeping frames at ${(at / 1000).toFixed(1)} s, when the file reached its ${Math.round(VIDEO_MAX_BYTES / 1024 / 1024)} MiB bound`;
+          return;
+        }
+        this.frames.push({ vp8, atMs: at });
+        this.bytes += vp8.length;
+      } catch (e) {
+        log.warn({ err: (e as Error).message, tab: this.tab.pageId }, 'a video frame could not be encoded');
+      } finally {
+        this.backlog--;
+      }
+    });
+  }
+
+  /** Ends the take once: the screencast stops, the frames in hand are encoded, and the file is made. */
+  end(): Promise<Buffer> {
+    this.ended ??= (async () => {
+      clearTimeout(this.flush);
+      const durationMs = Math.max(1, this.elapsedMs());
+      this.durationMs = durationMs;
+      await this.session.send('Page.stopScreencast').catch(() => undefined);
+      await this.session.detach().catch(() => undefined);
+      if (this.held) { const h = this.held; this.held = undefined; this.keep(h.data, h.at); }
+      await this.encoding;
+      // The last picture shows until the take's end: a player's last frame lasts to the file's duration.
+      const last = this.frames.at(-1);
+      if (last && durationMs - last.atMs > 1) this.frames.push({ vp8: last.vp8, atMs: durationMs - 1 });
+      return webmOf(this.frames, VIDEO_WIDTH, VIDEO_HEIGHT, durationMs);
+    })();
+    return this.ended;
+  }
+
+  get frameCount(): number { return this.frames.length; }
+}
