@@ -57,7 +57,13 @@ export async function runSocketTarget(t: SocketTarget): Promise<TargetResult> {
   try {
     const first = t.first ?? 0;
     for (let i = first; i < first + t.inputs; i++) {
-      const { input, tokenless } = t.next(inputRng(t.seed, i), i);
+      let drawn: ReturnType<typeof t.next>;
+      try {
+        drawn = t.next(inputRng(t.seed, i), i);
+      } catch (e) {
+        throw new Error(`the ${t.name} fuzzer could not draw input ${i} of seed ${t.seed} (replay it with --only ${i}): ${(e as Error).message}`);
+      }
+      const { input, tokenless } = drawn;
       if (tokenless) {
         current = { index: i, from: i, label: `token-less socket: ${input.label}` };
         const s = await FuzzSocket.open(t.server.port, undefined, judge);

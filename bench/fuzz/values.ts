@@ -48,6 +48,11 @@ export function randomString(rng: Rng, max = 64): string {
 }
 
 /** Any value a decoder may meet: scalars, bytes, arrays and maps, a few levels deep. */
+/** Sets `o[key]` as its own field even when `key` is `__proto__` (an assignment would set its prototype, not send a field named so). */
+export function setOwn(o: Record<string, unknown>, key: string, value: unknown): void {
+  Object.defineProperty(o, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
 export function randomValue(rng: Rng, depth = 0): unknown {
   const leaf = depth >= VALUE_MAX_DEPTH;
   switch (rng.int(0, leaf ? 6 : 8)) {
@@ -59,7 +64,7 @@ export function randomValue(rng: Rng, depth = 0): unknown {
     case 7: return Array.from({ length: rng.size(6) }, () => randomValue(rng, depth + 1));
     default: {
       const o: Record<string, unknown> = {};
-      for (let i = rng.size(5); i > 0; i--) o[randomString(rng, 12)] = randomValue(rng, depth + 1);
+      for (let i = rng.size(5); i > 0; i--) setOwn(o, randomString(rng, 12), randomValue(rng, depth + 1));
       return o;
     }
   }

@@ -7,7 +7,7 @@
 import { encodeControl } from '../../src/shared/protocol.js';
 import { TERM_COLS_MAX, TERM_ROWS_MAX } from '../../src/shared/terminal.js';
 import type { Rng } from './prng.js';
-import { hugeValue, mutate, nestedMsgpack, randomNumber, randomString, randomValue, HUGE_NESTING_MAX_DEPTH } from './values.js';
+import { hugeValue, mutate, nestedMsgpack, randomNumber, randomString, randomValue, setOwn, HUGE_NESTING_MAX_DEPTH } from './values.js';
 
 /** One frame a fuzzer sends: binary bytes or a text frame, with words saying what it is for a failure's report. */
 export interface SocketInput { label: string; bytes?: Uint8Array; text?: string }
@@ -93,7 +93,7 @@ export function viewerMessage(rng: Rng, scene: ViewerScene, kinds = VIEWER_KINDS
   let how = 'well formed';
   const r = rng.next();
   if (r < 0.3) { msg = wrongType(rng, msg); how = 'a field of a wrong type'; } else if (r < 0.4) {
-    for (let i = rng.int(1, 3); i > 0; i--) msg[randomString(rng, 10)] = randomValue(rng);
+    for (let i = rng.int(1, 3); i > 0; i--) setOwn(msg, randomString(rng, 10), randomValue(rng));
     how = 'junk fields';
   } else if (r < 0.45) {
     const keys = Object.keys(msg).filter((k) => k !== 't');
