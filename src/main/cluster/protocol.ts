@@ -6,6 +6,10 @@
  *   forge.node.<node>.pushes                   what that node sends back to those viewers
  *   forge.frames.<owner>.<frame>.<subscriber>  one tab's encoded frames, for one subscribing node
  *   forge.keyframe.<owner>                     a subscribing node asks a whole picture of a tab
+ *   forge.term.<subscriber>.<owner>            terminal frames for the subscriber's viewers the owner serves
+ *   forge.termack.<owner>.<subscriber>         those viewers' acks, back to the owner
+ *   forge.mcp.<owner>.<from>                   an agent's HTTP request, forwarded to the node serving its session
+ *   forge.mcpres.<from>.<owner>                its answer, streamed back (see mcp-forward.ts)
  *   forge.presence.<node>                      the node is alive (empty, twice a second)
  *
  * A frame crosses NATS once per subscribing node, whatever its number of viewers there.
@@ -26,6 +30,10 @@ export const subjects = {
   frames: (owner: string, frame: number, subscriber: string): string => `forge.frames.${owner}.${frame}.${subscriber}`,
   keyframe: (owner: string): string => `forge.keyframe.${owner}`,
   presence: (node: string): string => `forge.presence.${node}`,
+  term: (subscriber: string, owner: string): string => `forge.term.${subscriber}.${owner}`,
+  termAck: (owner: string, subscriber: string): string => `forge.termack.${owner}.${subscriber}`,
+  mcp: (owner: string, from: string): string => `forge.mcp.${owner}.${from}`,
+  mcpAnswer: (from: string, owner: string): string => `forge.mcpres.${from}.${owner}`,
 };
 
 /** A viewer connected to node `from`, served by the node it is sent to (the one owning its profile). */
@@ -43,10 +51,24 @@ export type PushOp =
 /** A subscribing node's ask for a whole picture of frame id `frame`. */
 export interface KeyframeAsk { node: string; frame: number }
 
+/** A terminal viewer's ack, from the node its socket is on; `viewer` is its id there. */
+export interface TermAck { viewer: number; term: number; bytes: number }
+
+/** An agent's request forwarded to the node serving its session; `id` is the reaching node's. */
+export type McpAsk =
+  | { op: 'req'; id: number; method: string; path: string; headers: Record<string, string>; body?: string }
+  | { op: 'abort'; id: number };
+
+/** The serving node's answer to it, in order: one head, chunks of the body, one end. */
+export type McpAnswer =
+  | { op: 'head'; id: number; status: number; headers: Record<string, string> }
+  | { op: 'chunk'; id: number; data: Uint8Array }
+  | { op: 'end'; id: number };
+
 const packr = new Packr({ useRecords: false });
 const unpackr = new Unpackr({ useRecords: false });
 
-export function packOp(m: ViewerOp | PushOp | KeyframeAsk): Uint8Array { return packr.pack(m); }
+export function packOp(m: ViewerOp | PushOp | KeyframeAsk | TermAck | McpAsk | McpAnswer): Uint8Array { return packr.pack(m); }
 
 /** A peer's message, or undefined when it is not msgpack (logged by the caller, never thrown past the subscription). */
 export function unpackOp<T>(data: Uint8Array): T | undefined {

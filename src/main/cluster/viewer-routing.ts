@@ -60,6 +60,7 @@ export class ViewerRouting implements ViewerBridge {
         const at = this.servingNode(m.query);
         if (at === undefined || at === this.node) return false;
         this.servedElsewhere.set(m.viewer, at);
+        this.hub.post({ t: 'served_by', viewer: m.viewer, node: at });
         this.publish(subjects.viewers(at), { op: 'open', from: this.node, viewer: m.viewer, org: m.org, query: m.query, grant: m.grant });
         return true;
       }
@@ -105,6 +106,7 @@ export class ViewerRouting implements ViewerBridge {
       const id = this.nextGuest++;
       this.guestIds.set(key, id);
       this.guests.set(id, { node: op.from, viewer: op.viewer });
+      this.hub.post({ t: 'guest', viewer: id, node: op.from, remote: op.viewer });
       this.hub.serve({ t: 'open', viewer: id, org: op.org, query: op.query, grant: op.grant });
       return;
     }
@@ -115,6 +117,7 @@ export class ViewerRouting implements ViewerBridge {
     this.setGuestWatch(id, undefined);
     this.guestIds.delete(key);
     this.guests.delete(id);
+    this.hub.post({ t: 'guest', viewer: id, node: null, remote: op.viewer });
   }
 
   outbound(m: ToRelay): ToRelay | undefined {
@@ -186,6 +189,7 @@ export class ViewerRouting implements ViewerBridge {
     for (const [viewer, at] of [...this.servedElsewhere]) {
       if (at !== node) continue;
       this.servedElsewhere.delete(viewer);
+      this.hub.post({ t: 'served_by', viewer, node: null });
       this.hub.post({ t: 'close_viewer', viewer, code: CLOSE_NODE_GONE, reason: nodeGoneSentence(node) });
       this.hub.post({ t: 'watch_remote', viewer, node, tab: null });
     }
