@@ -5,12 +5,15 @@ import { createServer, connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
+import { natsPermissions } from '../../src/main/cluster/protocol.js';
 
 export interface RunningNats {
   url: string; token: string; proc: ChildProcess; output: () => string; stop: () => Promise<void>;
   /** Stops the server (SIGTERM) and keeps its port and store, so `start` brings the same one back. */
   pause: () => Promise<void>;
   start: () => Promise<void>;
+  /** With `users`: each node's NATS password, its user named after it. */
+  passwords?: Record<string, string>;
 }
 
 async function freePort(): Promise<number> {
@@ -29,12 +32,20 @@ async function accepting(port: number): Promise<boolean> {
   });
 }
 
-export async function startNats(): Promise<RunningNats> {
+/**
+ * `users`: one NATS user per node, named after it, held by forge's own per-node permissions
+ * (natsPermissions), in place of the shared token.
+ */
+export async function startNats(opts: { users?: string[] } = {}): Promise<RunningNats> {
   const dir = mkdtempSync(join(tmpdir(), 'forge-nats-'));
   const port = await freePort();
   const token = randomBytes(16).toString('hex');
   // max_payload: a full-viewport keyframe fits one message.
-  writeFileSync(join(dir, 'nats.conf'), `host: 127.0.0.1\nport: ${port}\nmax_payload: 4MB\njetstream { store_dir: "${join(dir, 'store')}" }\nauthorization { token: "${token}" }\n`);
+  const passwords = opts.users ? Object.fromEntries(opts.users.map((u) => [u, randomBytes(12).toString('hex')])) : undefined;
+  const auth = passwords
+    ? `authorization { users = [\n${Object.entries(passwords).map(([user, password]) => `  ${JSON.stringify({ user, password, permissions: natsPermissions(user) })}`).join(',\n')}\n] }`
+    : `authorization { token: "${token}" }`;
+  writeFileSync(join(dir, 'nats.conf'), `host: 127.0.0.1\nport: ${port}\nmax_payload: 4MB\njetstream { store_dir: "${join(dir, 'store')}" }\n${auth}\n`);
   let proc!: ChildProcess;
   let out = '';
   const start = async (): Promise<void> => {
@@ -59,10 +70,11 @@ export async function startNats(): Promise<RunningNats> {
     await pause();
     rmSync(dir, { recursive: true, force: true });
   };
-  return { url: `nats://127.0.0.1:${port}`, token, get proc() { return proc; }, output: () => out, stop, pause, start };
+  return { url: `nats://127.0.0.1:${port}`, token, get proc() { return proc; }, output: () => out, stop, pause, start, ...(passwords ? { passwords } : {}) };
 }
 
 /** A forge.toml for node `node` of the cluster on `nats`. */
 export function clusterToml(nats: RunningNats, node: string, roles?: string[]): string {
-  return `[cluster]\nnats = "${nats.url}"\nnode = "${node}"\ntoken = "${nats.token}"\n${roles ? `roles = [${roles.map((r) => `"${r}"`).join(', ')}]\n` : ''}`;
+  const auth = nats.passwords ? `user = "${node}"\npassword = "${nats.passwords[node]}"` : `token = "${nats.token}"`;
+  return `[cluster]\nnats = "${nats.url}"\nnode = "${node}"\n${auth}\n${roles ? `roles = [${roles.map((r) => `"${r}"`).join(', ')}]\n` : ''}`;
 }
