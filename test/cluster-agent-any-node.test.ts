@@ -1,7 +1,8 @@
 /**
  * An agent whose session reaches node beta for a profile node alpha hosts is served through
  * alpha: beta starts no browser, the answers and refusals are alpha's own words, a hand-off's
- * progress notifications reach the agent on beta as they happen, and its key is checked on beta.
+ * progress notifications reach the agent on beta as they happen, its key is checked on beta, and
+ * a call waiting on alpha when alpha dies is answered with a sentence.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startForge, connectAgent, handOff, type RunningServer, type Agent } from './helpers/server.js';
@@ -18,6 +19,8 @@ let lead: Agent;
 let shopOnBeta: Agent;
 let person: TestViewer;
 let leadPage = '';
+/** What the issue promises a caller of a dead node: a sentence within 2 s; the wait allows a loaded machine a second more. */
+const SENTENCE_WAIT_MS = 3_000;
 
 const pageOf = async (a: Agent): Promise<string> => /page (p-[0-9a-f]{8})/.exec((await a.call('browser_tabs', { action: 'list' })).text)![1]!;
 
@@ -84,5 +87,13 @@ describe('an agent on a node that does not host its profile', () => {
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-03-26', capabilities: {}, clientInfo: { name: 't', version: '0' } } }),
     });
     expect(res.status).toBe(401);
+  });
+
+  it('a call waiting on alpha when alpha is killed with -9 is answered with a sentence naming it', async () => {
+    const call = handOff(shopOnBeta, await pageOf(shopOnBeta), 'Wait here').then((r) => r.text, (e: Error) => e.message);
+    await person.next('handoffs', (m) => (m.asks as unknown[]).length === 1);
+    alpha.proc.kill('SIGKILL');
+    const said = await Promise.race([call, new Promise<string>((r) => setTimeout(() => r('(no answer)'), SENTENCE_WAIT_MS))]);
+    expect(said).toContain('node alpha serving this MCP session stopped answering; initialize a new session');
   });
 });

@@ -35,7 +35,21 @@ const FORWARDED_HEADERS = ['accept', 'content-type', 'mcp-session-id', 'mcp-prot
 /** The answer headers the agent reads. */
 const ANSWERED_HEADERS = ['content-type', 'mcp-session-id', 'cache-control', 'www-authenticate'] as const;
 
-interface Pending { res: ServerResponse; node: string; seat: string; headed: boolean; deadline: NodeJS.Timeout }
+interface Pending {
+  res: ServerResponse; node: string; seat: string; headed: boolean; deadline: NodeJS.Timeout;
+  /** The JSON-RPC ids the request asks answers for, and whether its answer is an event stream. */
+  calls: Array<string | number>; stream: boolean;
+}
+
+/** The JSON-RPC request ids a POST body carries (one message or a batch). */
+function requestIds(body: unknown): Array<string | number> {
+  const ids: Array<string | number> = [];
+  for (const m of Array.isArray(body) ? body : [body]) {
+    const id = (m as { id?: unknown; method?: unknown } | null)?.id;
+    if ((typeof id === 'string' || typeof id === 'number') && typeof (m as { method?: unknown }).method === 'string') ids.push(id);
+  }
+  return ids;
+}
 /** A session another node serves; `gone`: that node stopped, and the session's next request hears this. */
 export interface ServedElsewhere { node: string; seat: string; gone?: string }
 
@@ -78,7 +92,7 @@ export class McpForward {
     for (const h of FORWARDED_HEADERS) { const v = req.headers[h]; if (typeof v === 'string') headers[h] = v; }
     const deadline = setTimeout(() => this.fail(id, `node ${node} did not answer within ${MCP_HEAD_DEADLINE_MS / 1000} s; call again`), MCP_HEAD_DEADLINE_MS);
     deadline.unref();
-    this.pending.set(id, { res, node, seat, headed: false, deadline });
+    this.pending.set(id, { res, node, seat, headed: false, deadline, calls: requestIds(body), stream: false });
     res.once('close', () => {
       if (!this.pending.delete(id)) return;
       clearTimeout(deadline);
@@ -93,6 +107,7 @@ export class McpForward {
     if (a.op === 'head') {
       clearTimeout(p.deadline);
       p.headed = true;
+      p.stream = (a.headers['content-type'] ?? '').startsWith('text/event-stream');
       const sid = a.headers['mcp-session-id'];
       if (sid) this.sessions.set(sid, { node, seat: p.seat });
       p.res.writeHead(a.status, a.headers);
@@ -113,6 +128,10 @@ export class McpForward {
     clearTimeout(p.deadline);
     if (!p.headed) {
       p.res.writeHead(502, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message: sentence }, id: null }));
+    } else if (p.stream) {
+      // A call whose answer was streaming: each of its requests is answered with the sentence, as the owner would have.
+      for (const rid of p.calls) p.res.write(`event: message\ndata: ${JSON.stringify({ jsonrpc: '2.0', id: rid, error: { code: -32000, message: sentence } })}\n\n`);
+      p.res.end();
     } else {
       p.res.end();
     }
