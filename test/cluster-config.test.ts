@@ -13,6 +13,13 @@ describe('[cluster] in forge.toml', () => {
     expect(parseConfig('[cluster]\nnats = "nats://n:4222"\nnode = "v"\nroles = ["viewer", "mcp"]\n', 'f.toml').cluster?.roles).toEqual(['viewer', 'mcp']);
   });
 
+  it('a node may join as its own NATS user instead of the shared token, with both user and password', () => {
+    const cfg = parseConfig('[cluster]\nnats = "nats://n:4222"\nnode = "web-1"\nuser = "web-1"\npassword = "pw"\n', 'f.toml');
+    expect(cfg.cluster).toMatchObject({ user: 'web-1', password: 'pw' });
+    expect(() => parseConfig('[cluster]\nnats = "nats://n:4222"\nnode = "a"\nuser = "a"\n', 'f.toml')).toThrow('f.toml:1: key cluster needs both user and password');
+    expect(() => parseConfig('[cluster]\nnats = "nats://n:4222"\nnode = "a"\nuser = "a"\npassword = "p"\ntoken = "t"\n', 'f.toml')).toThrow('names a token and a user');
+  });
+
   it('a missing URL or name, a bad URL, a node name no subject can carry and an unknown role are refused naming the key', () => {
     expect(() => parseConfig('[cluster]\nnode = "a"\n', 'f.toml')).toThrow('f.toml:1: key cluster needs nats = "nats://host:port"');
     expect(() => parseConfig('[cluster]\nnats = "nats://n:4222"\n', 'f.toml')).toThrow('f.toml:1: key cluster needs node = "name"');

@@ -24,23 +24,27 @@ afterAll(async () => {
 });
 
 describe('placement: one node hosts a profile, the one holding its lease', () => {
-  it('the first node to need the profile hosts it; an agent on another node is told which node hosts it and starts no second browser', async () => {
+  it('the first node to need the profile hosts it; an agent on another node is served there and starts no second browser', async () => {
     const a = await connectAgent(alpha, 'default/proj/lead');
     agents.push(a);
     const r = await a.call('browser_navigate', { url: pages.url });
     expect(r.isError).toBe(false);
     const b = await connectAgent(beta, 'default/other/lead');
     agents.push(b);
-    const refused = await b.call('browser_navigate', { url: pages.url });
-    expect(refused.isError).toBe(true);
-    expect(refused.text).toContain('profile default/default is hosted by node alpha');
+    const served = await b.call('browser_navigate', { url: pages.url });
+    expect(served.isError).toBe(false);
+    expect((await a.call('browser_tabs', { action: 'list' })).text).toMatch(/default\/other\/lead/);
     expect(beta.output()).not.toContain('browser host started');
   });
 
   it('a node that stops gives its leases back, and the next call on another node places the profile there', async () => {
     await agents[0]!.close();
     await alpha.stop();
-    const r = await agents[1]!.call('browser_navigate', { url: pages.url });
+    // The agent on beta was served by alpha: its session went with it, and it is told so.
+    await expect(agents[1]!.call('browser_navigate', { url: pages.url })).rejects.toThrow('node alpha serving this MCP session stopped answering');
+    const b = await connectAgent(beta, 'default/other/lead');
+    agents.push(b);
+    const r = await b.call('browser_navigate', { url: pages.url });
     expect(r.isError).toBe(false);
     expect(beta.output()).toContain('browser host started');
   });

@@ -57,6 +57,9 @@ export interface ClusterConfig {
   roles: ClusterRole[];
   /** `token`: the NATS server's auth token (its `authorization { token }`); every node shows it. */
   token?: string;
+  /** `user` and `password`: this node's own NATS user (its `authorization { users }`), which NATS can hold to this node's subjects (see cluster/protocol.ts natsPermissions). */
+  user?: string;
+  password?: string;
 }
 
 /** A file forge.toml names, resolved against the file's directory, with the line that names it. */
@@ -98,7 +101,7 @@ const SCHEMA: Shape = {
   terminal: { idle_minutes: 'number', shell: 'string' },
   client: { theme: 'string' },
   server: { host: 'string', port: 'number', tls_cert: 'string', tls_key: 'string', public_url: 'string', insecure_remote: 'boolean' },
-  cluster: { nats: 'string', node: 'string', roles: 'strings', token: 'string' },
+  cluster: { nats: 'string', node: 'string', roles: 'strings', token: 'string', user: 'string', password: 'string' },
 };
 
 /** A profile or org name: one path segment, so `<org>/<name>` is a safe directory. */
@@ -203,7 +206,13 @@ function clusterConfig(c: Record<string, unknown>, text: string, file: string): 
       if (!roles.includes(r as ClusterRole)) roles.push(r as ClusterRole);
     }
   }
-  return { nats, node, roles, ...(c.token !== undefined ? { token: c.token as string } : {}) };
+  if ((c.user === undefined) !== (c.password === undefined)) throw keyError(file, text, 'cluster', 'needs both user and password (this node\'s NATS user), or neither');
+  if (c.user !== undefined && c.token !== undefined) throw keyError(file, text, 'cluster', 'names a token and a user: NATS takes one of them');
+  return {
+    nats, node, roles,
+    ...(c.token !== undefined ? { token: c.token as string } : {}),
+    ...(c.user !== undefined ? { user: c.user as string, password: c.password as string } : {}),
+  };
 }
 
 /**

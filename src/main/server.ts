@@ -88,8 +88,10 @@ export async function startServer(opts: ServeOptions): Promise<void> {
     profileFor,
     registerTools: (server, sctx) => { const recorded = recordingServer(server, sctx, activity.log); for (const s of surfaces) s.registerTools(recorded, sctx); },
     sessionClosed: (sctx) => { for (const s of surfaces) s.sessionClosed?.(sctx); },
+    ...(cluster ? { elsewhere: cluster.mcpElsewhere() } : {}),
   }, version);
   const mcpPort = await mcp.listen();
+  cluster?.serveMcp(mcpPort, token);
 
   const relay = new Worker(join(here, '..', 'workers', 'relay', 'worker.js'), {
     workerData: { host: config.server.host, port, agentKey: token, viewerToken, tokens: readTokens(stateDir), org: config.org.name, webDir: join(root, 'dist', 'web'), mcpPort, linkSecret,

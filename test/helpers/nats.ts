@@ -5,8 +5,16 @@ import { createServer, connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
+import { natsPermissions } from '../../src/main/cluster/protocol.js';
 
-export interface RunningNats { url: string; token: string; proc: ChildProcess; output: () => string; stop: () => Promise<void> }
+export interface RunningNats {
+  url: string; token: string; proc: ChildProcess; output: () => string; stop: () => Promise<void>;
+  /** Stops the server (SIGTERM) and keeps its port and store, so `start` brings the same one back. */
+  pause: () => Promise<void>;
+  start: () => Promise<void>;
+  /** With `users`: each node's NATS password, its user named after it. */
+  passwords?: Record<string, string>;
+}
 
 async function freePort(): Promise<number> {
   const s = createServer();
@@ -24,33 +32,49 @@ async function accepting(port: number): Promise<boolean> {
   });
 }
 
-export async function startNats(): Promise<RunningNats> {
+/**
+ * `users`: one NATS user per node, named after it, held by forge's own per-node permissions
+ * (natsPermissions), in place of the shared token.
+ */
+export async function startNats(opts: { users?: string[] } = {}): Promise<RunningNats> {
   const dir = mkdtempSync(join(tmpdir(), 'forge-nats-'));
   const port = await freePort();
   const token = randomBytes(16).toString('hex');
   // max_payload: a full-viewport keyframe fits one message.
-  writeFileSync(join(dir, 'nats.conf'), `host: 127.0.0.1\nport: ${port}\nmax_payload: 4MB\njetstream { store_dir: "${join(dir, 'store')}" }\nauthorization { token: "${token}" }\n`);
-  const proc = spawn('nats-server', ['-c', join(dir, 'nats.conf')], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const passwords = opts.users ? Object.fromEntries(opts.users.map((u) => [u, randomBytes(12).toString('hex')])) : undefined;
+  const auth = passwords
+    ? `authorization { users = [\n${Object.entries(passwords).map(([user, password]) => `  ${JSON.stringify({ user, password, permissions: natsPermissions(user) })}`).join(',\n')}\n] }`
+    : `authorization { token: "${token}" }`;
+  writeFileSync(join(dir, 'nats.conf'), `host: 127.0.0.1\nport: ${port}\nmax_payload: 4MB\njetstream { store_dir: "${join(dir, 'store')}" }\n${auth}\n`);
+  let proc!: ChildProcess;
   let out = '';
-  proc.stdout!.on('data', (d: Buffer) => { out += d.toString(); });
-  proc.stderr!.on('data', (d: Buffer) => { out += d.toString(); });
-  const deadline = Date.now() + 10_000;
-  while (!(await accepting(port))) {
-    if (proc.exitCode !== null) throw new Error(`nats-server exited (${proc.exitCode}):\n${out}`);
-    if (Date.now() > deadline) { proc.kill('SIGKILL'); throw new Error(`nats-server did not listen within 10 s:\n${out}`); }
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  const stop = async (): Promise<void> => {
+  const start = async (): Promise<void> => {
+    proc = spawn('nats-server', ['-c', join(dir, 'nats.conf')], { stdio: ['ignore', 'pipe', 'pipe'] });
+    proc.stdout!.on('data', (d: Buffer) => { out += d.toString(); });
+    proc.stderr!.on('data', (d: Buffer) => { out += d.toString(); });
+    const deadline = Date.now() + 10_000;
+    while (!(await accepting(port))) {
+      if (proc.exitCode !== null) throw new Error(`nats-server exited (${proc.exitCode}):\n${out}`);
+      if (Date.now() > deadline) { proc.kill('SIGKILL'); throw new Error(`nats-server did not listen within 10 s:\n${out}`); }
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  };
+  const pause = async (): Promise<void> => {
     if (proc.exitCode === null && proc.signalCode === null) {
       proc.kill('SIGTERM');
       await new Promise((r) => proc.once('exit', r));
     }
+  };
+  await start();
+  const stop = async (): Promise<void> => {
+    await pause();
     rmSync(dir, { recursive: true, force: true });
   };
-  return { url: `nats://127.0.0.1:${port}`, token, proc, output: () => out, stop };
+  return { url: `nats://127.0.0.1:${port}`, token, get proc() { return proc; }, output: () => out, stop, pause, start, ...(passwords ? { passwords } : {}) };
 }
 
 /** A forge.toml for node `node` of the cluster on `nats`. */
 export function clusterToml(nats: RunningNats, node: string, roles?: string[]): string {
-  return `[cluster]\nnats = "${nats.url}"\nnode = "${node}"\ntoken = "${nats.token}"\n${roles ? `roles = [${roles.map((r) => `"${r}"`).join(', ')}]\n` : ''}`;
+  const auth = nats.passwords ? `user = "${node}"\npassword = "${nats.passwords[node]}"` : `token = "${nats.token}"`;
+  return `[cluster]\nnats = "${nats.url}"\nnode = "${node}"\n${auth}\n${roles ? `roles = [${roles.map((r) => `"${r}"`).join(', ')}]\n` : ''}`;
 }

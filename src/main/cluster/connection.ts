@@ -18,6 +18,7 @@ export async function connectNats(cfg: ClusterConfig, part: string): Promise<Nat
       servers: cfg.nats,
       name: `forge ${cfg.node} ${part}`,
       ...(cfg.token !== undefined ? { token: cfg.token } : {}),
+      ...(cfg.user !== undefined ? { user: cfg.user, pass: cfg.password } : {}),
       timeout: NATS_CONNECT_TIMEOUT_MS,
       maxReconnectAttempts: -1,
       reconnectTimeWait: NATS_RECONNECT_WAIT_MS,

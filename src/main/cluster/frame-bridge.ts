@@ -14,7 +14,7 @@ import type { NatsConnection, Subscription } from '@nats-io/transport-node';
 import { FRAME_FLAG_KEYFRAME, readFrameHeader } from '../../shared/protocol.js';
 import type { WebpFrame } from '../../shared/ring.js';
 import type { Fanout, FrameSource, ViewerSink } from '../../workers/relay/fanout.js';
-import { packFrame, packOp, subjects, unpackFrame, unpackOp, type KeyframeAsk } from './protocol.js';
+import { packFrame, packOp, senderOf, subjects, unpackFrame, unpackOp, type KeyframeAsk } from './protocol.js';
 
 /**
  * Bytes the NATS client may hold unsent before a watching node counts as behind: about two
@@ -53,10 +53,10 @@ export class FrameBridge {
   readonly counters = { framesOut: 0, bytesOut: 0, framesIn: 0, framesDropped: 0 };
 
   constructor(private readonly nc: NatsConnection, private readonly node: string, private readonly fanout: Fanout, private readonly sourceOf: (source: number) => FrameSource | undefined) {
-    this.asks = nc.subscribe(subjects.keyframe(node), {
+    this.asks = nc.subscribe(subjects.keyframe(node, '*'), {
       callback: (_e, m) => {
         const ask = unpackOp<KeyframeAsk>(m.data);
-        const x = ask && this.exports.get(`${ask.node}:${ask.frame}`);
+        const x = ask && this.exports.get(`${senderOf(m.subject)}:${ask.frame}`);
         if (x) this.fanout.resync(x.sinkId, true);
       },
     });
@@ -179,7 +179,7 @@ class RemoteFrameSource implements FrameSource {
     if (this.reask) clearTimeout(this.reask);
     this.reask = setTimeout(() => { this.reask = undefined; this.requestKeyframe(); }, KEYFRAME_REASK_MS);
     this.reask.unref();
-    try { this.nc.publish(subjects.keyframe(this.owner), packOp({ node: this.me, frame: this.frame })); } catch { /* closed: the owner's death reaches the viewers as a sentence */ }
+    try { this.nc.publish(subjects.keyframe(this.owner, this.me), packOp({ node: this.me, frame: this.frame })); } catch { /* closed: the owner's death reaches the viewers as a sentence */ }
   }
 
   unviewed(): void { this.unwatched(); }

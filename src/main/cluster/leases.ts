@@ -18,6 +18,14 @@ import type { Presence } from './presence.js';
 export const LEASE_TTL_MS = 5_000;
 /** How often a held lease is renewed, ms: three tries within one TTL. */
 export const LEASE_RENEW_MS = 1_500;
+/**
+ * After this node rejoins NATS (a restarted nats-server), how long it takes no lease it finds
+ * free, ms: a holder's lease may have lapsed in the outage, and the holder is renewing it anew
+ * now (at once on its own rejoin, then each LEASE_RENEW_MS). Two renewal periods.
+ */
+export const REJOIN_CLAIM_GRACE_MS = 2 * LEASE_RENEW_MS;
+/** Retry period of the renewal right after a rejoin, ms, while JetStream comes back. */
+const REJOIN_RENEW_RETRY_MS = 200;
 
 interface Seen { node: string; at: number }
 
@@ -29,16 +37,30 @@ export class ProfileLeases {
   private readonly renewal: NodeJS.Timeout;
   private lostListeners: Array<(key: string, sentence: string) => void> = [];
   private closed = false;
+  /** When this node last rejoined NATS, ms since the epoch (0: never left). */
+  private rejoinedAt = 0;
 
-  private constructor(private readonly kv: KV, readonly node: string, private readonly mayHost: boolean, private readonly presence: Presence) {
+  private constructor(nc: NatsConnection, private readonly kv: KV, readonly node: string, private readonly mayHost: boolean, private readonly presence: Presence) {
     this.renewal = setInterval(() => void this.renew(), LEASE_RENEW_MS);
     this.renewal.unref();
+    void (async () => {
+      for await (const st of nc.status()) if (st.type === 'reconnect') void this.rejoined();
+    })().catch(() => undefined);
+  }
+
+  /** Back on NATS: the held leases are renewed at once, retried until JetStream answers or a TTL has passed. */
+  private async rejoined(): Promise<void> {
+    this.rejoinedAt = Date.now();
+    while (!this.closed && Date.now() - this.rejoinedAt < LEASE_TTL_MS) {
+      if (await this.renew()) return;
+      await new Promise((r) => setTimeout(r, REJOIN_RENEW_RETRY_MS));
+    }
   }
 
   /** `mayHost`: the node's roles include "browser"; without it the node never takes a lease. */
   static async open(nc: NatsConnection, node: string, mayHost: boolean, presence: Presence): Promise<ProfileLeases> {
     const kv = await new Kvm(nc).create(LEASE_BUCKET, { ttl: LEASE_TTL_MS, history: 1 });
-    const leases = new ProfileLeases(kv, node, mayHost, presence);
+    const leases = new ProfileLeases(nc, kv, node, mayHost, presence);
     await leases.follow();
     return leases;
   }
@@ -57,7 +79,8 @@ export class ProfileLeases {
   owner(key: string): string | undefined {
     if (this.held.has(key)) return this.node;
     const s = this.seen.get(key);
-    return s && Date.now() - s.at < LEASE_TTL_MS ? s.node : undefined;
+    // Renewals missed while this node was off NATS do not age a lease: it is judged from the rejoin on.
+    return s && Date.now() - Math.max(s.at, this.rejoinedAt) < LEASE_TTL_MS ? s.node : undefined;
   }
 
   /** Calls `cb` when a lease this node held was taken by another node (it was out of touch past the TTL). */
@@ -70,6 +93,9 @@ export class ProfileLeases {
       const at = this.owner(key);
       throw new ForgeError('host_in_use', `node ${this.node} does not host browsers (its [cluster] roles leave out "browser"), and ${at ? `node ${at} hosts profile ${key}` : `no node hosts profile ${key} now`}`);
     }
+    // Just back on NATS: a holder may be renewing a lease that lapsed in the outage; it gets that chance first.
+    const grace = this.rejoinedAt + REJOIN_CLAIM_GRACE_MS - Date.now();
+    if (grace > 0) await new Promise((r) => setTimeout(r, grace));
     try {
       this.held.set(key, await this.kv.create(key, this.node));
       log.info({ profile: key, node: this.node }, 'profile lease taken');
@@ -102,7 +128,9 @@ export class ProfileLeases {
     throw new ForgeError('host_in_use', `profile ${key} is hosted by node ${other}; node ${this.node} starts no host for it while ${other} holds it (its lease lapses ${LEASE_TTL_MS / 1000} s after ${other} stops)`);
   }
 
-  private async renew(): Promise<void> {
+  /** Renews every held lease; false when NATS did not answer for some (an outage: tried again). */
+  private async renew(): Promise<boolean> {
+    let answered = true;
     for (const [key, rev] of [...this.held]) {
       try {
         this.held.set(key, await this.kv.update(key, this.node, rev));
@@ -110,7 +138,7 @@ export class ProfileLeases {
         if (this.closed || this.held.get(key) !== rev) continue;
         // A NATS outage: keep trying while the TTL may still hold; a lease another node took is lost.
         const now = await this.kv.get(key).catch(() => undefined);
-        if (now === undefined) continue;
+        if (now === undefined) { answered = false; continue; }
         if (now && now.operation === 'PUT' && now.string() === this.node) { this.held.set(key, now.revision); continue; }
         if (now === null || now.operation !== 'PUT') {
           // Lapsed while NATS was away and nobody took it: taken again.
@@ -124,6 +152,7 @@ export class ProfileLeases {
         for (const cb of this.lostListeners) cb(key, sentence);
       }
     }
+    return answered;
   }
 
   /** Gives every held lease back, so another node may take the profiles at once. */

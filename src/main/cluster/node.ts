@@ -11,11 +11,32 @@ import { connectNats } from './connection.js';
 import { ProfileLeases } from './leases.js';
 import { ViewerRouting } from './viewer-routing.js';
 import { Presence } from './presence.js';
+import { McpForward } from './mcp-forward.js';
+import type { McpElsewhere } from '../mcp/http.js';
 
 export class ClusterNode {
   private routing?: ViewerRouting;
+  private readonly mcp: McpForward;
 
-  private constructor(readonly cfg: ClusterConfig, private readonly config: ForgeConfig, private readonly nc: NatsConnection, readonly leases: ProfileLeases, readonly presence: Presence) {}
+  private constructor(readonly cfg: ClusterConfig, private readonly config: ForgeConfig, private readonly nc: NatsConnection, readonly leases: ProfileLeases, readonly presence: Presence) {
+    this.mcp = new McpForward(nc, cfg.node);
+    presence.onGone((node) => this.mcp.nodeGone(node));
+  }
+
+  /** An agent's session for a profile another live node hosts is served there (see mcp-forward.ts). */
+  mcpElsewhere(): McpElsewhere {
+    return {
+      servedBy: (sid) => this.mcp.servedBy(sid),
+      nodeFor: (key) => {
+        const owner = this.leases.owner(key);
+        return owner !== undefined && owner !== this.cfg.node && this.presence.alive(owner) ? owner : undefined;
+      },
+      forward: (node, seat, req, res, body) => this.mcp.forward(node, seat, req, res, body),
+    };
+  }
+
+  /** This node's MCP endpoint is up: sessions other nodes forward are served there, under its own key. */
+  serveMcp(port: number, token: string): void { this.mcp.local = { port, token }; }
 
   static async start(config: ForgeConfig): Promise<ClusterNode> {
     const cfg = config.cluster!;
@@ -52,6 +73,7 @@ export class ClusterNode {
   /** Gives the leases back (another node may take the profiles at once) and leaves NATS. */
   async close(): Promise<void> {
     this.routing?.close();
+    this.mcp.close();
     this.presence.close();
     await this.leases.close();
     await this.nc.drain().catch(() => undefined);

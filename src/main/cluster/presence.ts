@@ -2,6 +2,9 @@
  * Which nodes are alive: every node says so on `forge.presence.<node>` twice a second, and a node
  * not heard for NODE_SILENT_MS is gone (killed, or cut off from NATS). This is what lets a viewer
  * hear of its serving node's death within 2 s, and a dead node's leases be taken before they lapse.
+ *
+ * While this node is itself off NATS (a restarted nats-server), nobody's silence counts: every
+ * node was cut off alike. Once back, each node it knew gets NODE_SILENT_MS again to be heard.
  */
 import type { NatsConnection, Subscription } from '@nats-io/transport-node';
 import { log } from '../logging.js';
@@ -14,6 +17,8 @@ export const PRESENCE_PERIOD_MS = 500;
  * and with the check period inside the 2 s a viewer may wait for the sentence.
  */
 export const NODE_SILENT_MS = 1_500;
+/** A node's last word on its presence subject as it stops (a beat is empty). */
+const LEAVING = new TextEncoder().encode('leaving');
 /** How often silence is looked for, ms. */
 const PRESENCE_CHECK_MS = 100;
 
@@ -24,12 +29,15 @@ export class Presence {
   private readonly check: NodeJS.Timeout;
   private readonly sub: Subscription;
   private goneListeners: Array<(node: string) => void> = [];
+  /** This node's own link to NATS is up. */
+  private connected = true;
 
-  constructor(nc: NatsConnection, private readonly node: string) {
+  constructor(private readonly nc: NatsConnection, private readonly node: string) {
     this.sub = nc.subscribe(subjects.presence('*'), {
       callback: (_e, m) => {
         const who = m.subject.slice(subjects.presence('').length);
         if (who === node) return;
+        if (m.data.byteLength > 0) { this.left(who); return; }
         if (!this.heard.has(who)) log.info({ node: who }, `node ${who} is in the cluster`);
         this.heard.set(who, Date.now());
       },
@@ -40,13 +48,26 @@ export class Presence {
     this.beat.unref();
     this.check = setInterval(() => this.sweep(), PRESENCE_CHECK_MS);
     this.check.unref();
+    void (async () => {
+      for await (const st of nc.status()) {
+        if (st.type === 'disconnect') this.connected = false;
+        else if (st.type === 'reconnect') this.rejoined();
+      }
+    })().catch(() => undefined);
+  }
+
+  /** Back on NATS: the nodes this one knew are heard afresh from now (they were cut off too). */
+  private rejoined(): void {
+    this.connected = true;
+    const now = Date.now();
+    for (const who of this.heard.keys()) this.heard.set(who, now);
   }
 
   /** Whether `node` (another node) has been heard within NODE_SILENT_MS. */
   alive(node: string): boolean {
     if (node === this.node) return true;
     const at = this.heard.get(node);
-    return at !== undefined && Date.now() - at < NODE_SILENT_MS;
+    return at !== undefined && (!this.connected || Date.now() - at < NODE_SILENT_MS);
   }
 
   /** Whether this node has listened long enough that a node it never heard is truly silent. */
@@ -55,6 +76,7 @@ export class Presence {
   onGone(cb: (node: string) => void): void { this.goneListeners.push(cb); }
 
   private sweep(): void {
+    if (!this.connected) return;
     for (const [who, at] of this.heard) {
       if (Date.now() - at < NODE_SILENT_MS) continue;
       this.heard.delete(who);
@@ -63,7 +85,16 @@ export class Presence {
     }
   }
 
+  /** Node `who` said it is stopping: gone now, not after its silence. */
+  private left(who: string): void {
+    if (!this.heard.delete(who)) return;
+    log.info({ node: who }, `node ${who} left the cluster`);
+    for (const cb of this.goneListeners) cb(who);
+  }
+
+  /** Stops saying this node is alive, and tells the others it is leaving. */
   close(): void {
+    try { this.nc.publish(subjects.presence(this.node), LEAVING); } catch { /* off NATS: the others see the silence */ }
     clearInterval(this.beat);
     clearInterval(this.check);
     this.sub.unsubscribe();

@@ -2,13 +2,19 @@
  * What forge nodes say to each other over NATS: the subjects, the control messages (msgpack
  * objects with an `op`) and the one binary layout, a frame on its way to another node.
  *
- *   forge.node.<node>.viewers                  a viewer on another node opened, sent, closed (to the node serving it)
- *   forge.node.<node>.pushes                   what that node sends back to those viewers
+ *   forge.node.<node>.viewers.<from>           a viewer on node `from` opened, sent, closed (to the node serving it)
+ *   forge.node.<node>.pushes.<from>            what the serving node `from` sends back to those viewers
  *   forge.frames.<owner>.<frame>.<subscriber>  one tab's encoded frames, for one subscribing node
- *   forge.keyframe.<owner>                     a subscribing node asks a whole picture of a tab
+ *   forge.keyframe.<owner>.<subscriber>        a subscribing node asks a whole picture of a tab
+ *   forge.term.<subscriber>.<owner>            terminal frames for the subscriber's viewers the owner serves
+ *   forge.termack.<owner>.<subscriber>         those viewers' acks, back to the owner
+ *   forge.mcp.<owner>.<from>                   an agent's HTTP request, forwarded to the node serving its session
+ *   forge.mcpres.<from>.<owner>                its answer, streamed back (see mcp-forward.ts)
  *   forge.presence.<node>                      the node is alive (empty, twice a second)
  *
- * A frame crosses NATS once per subscribing node, whatever its number of viewers there.
+ * A frame crosses NATS once per subscribing node, whatever its number of viewers there. Every
+ * subject names its sending node, and a receiver takes the sender from the subject, never from
+ * the message: with NATS's per-user permissions (natsPermissions) no node can speak for another.
  */
 import { Packr, Unpackr } from 'msgpackr';
 import type { ClientMessage } from '../../shared/protocol.js';
@@ -21,12 +27,45 @@ export const LEASE_BUCKET = 'forge_leases';
 export const NODE_NAME_RE = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
 
 export const subjects = {
-  viewers: (node: string): string => `forge.node.${node}.viewers`,
-  pushes: (node: string): string => `forge.node.${node}.pushes`,
+  viewers: (node: string, from: string): string => `forge.node.${node}.viewers.${from}`,
+  pushes: (node: string, from: string): string => `forge.node.${node}.pushes.${from}`,
   frames: (owner: string, frame: number, subscriber: string): string => `forge.frames.${owner}.${frame}.${subscriber}`,
-  keyframe: (owner: string): string => `forge.keyframe.${owner}`,
+  keyframe: (owner: string, subscriber: string): string => `forge.keyframe.${owner}.${subscriber}`,
   presence: (node: string): string => `forge.presence.${node}`,
+  term: (subscriber: string, owner: string): string => `forge.term.${subscriber}.${owner}`,
+  termAck: (owner: string, subscriber: string): string => `forge.termack.${owner}.${subscriber}`,
+  mcp: (owner: string, from: string): string => `forge.mcp.${owner}.${from}`,
+  mcpAnswer: (from: string, owner: string): string => `forge.mcpres.${from}.${owner}`,
 };
+
+/** The sending node a subject names: its last token. */
+export function senderOf(subject: string): string {
+  return subject.slice(subject.lastIndexOf('.') + 1);
+}
+
+/**
+ * What node `node` may publish and subscribe to, as a nats-server user's `permissions`: only the
+ * subjects naming it as the sender, only the ones addressed to it (and presence), and JetStream
+ * for the lease bucket. A node's credential then lets it speak for no other node, nor read what
+ * is meant for another.
+ */
+export function natsPermissions(node: string): { publish: { allow: string[] }; subscribe: { allow: string[] } } {
+  return {
+    publish: {
+      allow: [
+        `forge.node.*.viewers.${node}`, `forge.node.*.pushes.${node}`, `forge.frames.${node}.>`, `forge.keyframe.*.${node}`,
+        `forge.presence.${node}`, `forge.term.*.${node}`, `forge.termack.*.${node}`, `forge.mcp.*.${node}`, `forge.mcpres.*.${node}`,
+        '$JS.API.>', '$JS.FC.>', `$KV.${LEASE_BUCKET}.>`, '_INBOX.>',
+      ],
+    },
+    subscribe: {
+      allow: [
+        `forge.node.${node}.>`, `forge.frames.*.*.${node}`, `forge.keyframe.${node}.*`, 'forge.presence.*',
+        `forge.term.${node}.*`, `forge.termack.${node}.*`, `forge.mcp.${node}.*`, `forge.mcpres.${node}.*`, '_INBOX.>',
+      ],
+    },
+  };
+}
 
 /** A viewer connected to node `from`, served by the node it is sent to (the one owning its profile). */
 export type ViewerOp =
@@ -43,10 +82,24 @@ export type PushOp =
 /** A subscribing node's ask for a whole picture of frame id `frame`. */
 export interface KeyframeAsk { node: string; frame: number }
 
+/** A terminal viewer's ack, from the node its socket is on; `viewer` is its id there. */
+export interface TermAck { viewer: number; term: number; bytes: number }
+
+/** An agent's request forwarded to the node serving its session; `id` is the reaching node's. */
+export type McpAsk =
+  | { op: 'req'; id: number; method: string; path: string; headers: Record<string, string>; body?: string }
+  | { op: 'abort'; id: number };
+
+/** The serving node's answer to it, in order: one head, chunks of the body, one end. */
+export type McpAnswer =
+  | { op: 'head'; id: number; status: number; headers: Record<string, string> }
+  | { op: 'chunk'; id: number; data: Uint8Array }
+  | { op: 'end'; id: number };
+
 const packr = new Packr({ useRecords: false });
 const unpackr = new Unpackr({ useRecords: false });
 
-export function packOp(m: ViewerOp | PushOp | KeyframeAsk): Uint8Array { return packr.pack(m); }
+export function packOp(m: ViewerOp | PushOp | KeyframeAsk | TermAck | McpAsk | McpAnswer): Uint8Array { return packr.pack(m); }
 
 /** A peer's message, or undefined when it is not msgpack (logged by the caller, never thrown past the subscription). */
 export function unpackOp<T>(data: Uint8Array): T | undefined {

@@ -12,7 +12,12 @@ import type { NatsConnection, Subscription } from '@nats-io/transport-node';
 import type { FromRelay, ToRelay } from '../../workers/relay/protocol.js';
 import type { ViewerBridge, ViewerHub } from '../viewers.js';
 import { log } from '../logging.js';
-import { packOp, subjects, unpackOp, type PushOp, type ViewerOp } from './protocol.js';
+import { packOp, senderOf, subjects, unpackOp, type PushOp, type ViewerOp } from './protocol.js';
+
+function fromSender<T extends { from: string }>(op: T | undefined, subject: string): T | undefined {
+  if (op && typeof op === 'object') op.from = senderOf(subject);
+  return op;
+}
 
 /** Ids of viewers served here for other nodes start here: the relay's own count up from 1 and never reach it. */
 export const REMOTE_VIEWER_BASE = 2 ** 40;
@@ -43,8 +48,9 @@ export class ViewerRouting implements ViewerBridge {
   /** `servingNode`: the node that serves a viewer opening here with this query (undefined: this node). */
   constructor(private readonly nc: NatsConnection, private readonly node: string, private readonly hub: ViewerHub, private readonly servingNode: (query: string) => string | undefined) {
     this.subs = [
-      nc.subscribe(subjects.viewers(node), { callback: (_e, m) => this.guestOp(unpackOp<ViewerOp>(m.data)) }),
-      nc.subscribe(subjects.pushes(node), { callback: (_e, m) => this.pushOp(unpackOp<PushOp>(m.data)) }),
+      // The sender is the subject's (NATS's permissions hold it to the node's own), whatever the message says.
+      nc.subscribe(subjects.viewers(node, '*'), { callback: (_e, m) => this.guestOp(fromSender(unpackOp<ViewerOp>(m.data), m.subject)) }),
+      nc.subscribe(subjects.pushes(node, '*'), { callback: (_e, m) => this.pushOp(fromSender(unpackOp<PushOp>(m.data), m.subject)) }),
     ];
   }
 
@@ -60,20 +66,21 @@ export class ViewerRouting implements ViewerBridge {
         const at = this.servingNode(m.query);
         if (at === undefined || at === this.node) return false;
         this.servedElsewhere.set(m.viewer, at);
-        this.publish(subjects.viewers(at), { op: 'open', from: this.node, viewer: m.viewer, org: m.org, query: m.query, grant: m.grant });
+        this.hub.post({ t: 'served_by', viewer: m.viewer, node: at });
+        this.publish(subjects.viewers(at, this.node), { op: 'open', from: this.node, viewer: m.viewer, org: m.org, query: m.query, grant: m.grant });
         return true;
       }
       case 'message': {
         const at = this.servedElsewhere.get(m.viewer);
         if (at === undefined) return false;
-        this.publish(subjects.viewers(at), { op: 'message', from: this.node, viewer: m.viewer, msg: m.msg });
+        this.publish(subjects.viewers(at, this.node), { op: 'message', from: this.node, viewer: m.viewer, msg: m.msg });
         return true;
       }
       case 'close': {
         const at = this.servedElsewhere.get(m.viewer);
         if (at === undefined) return false;
         this.servedElsewhere.delete(m.viewer);
-        this.publish(subjects.viewers(at), { op: 'close', from: this.node, viewer: m.viewer });
+        this.publish(subjects.viewers(at, this.node), { op: 'close', from: this.node, viewer: m.viewer });
         return true;
       }
       default: return false;
@@ -105,6 +112,7 @@ export class ViewerRouting implements ViewerBridge {
       const id = this.nextGuest++;
       this.guestIds.set(key, id);
       this.guests.set(id, { node: op.from, viewer: op.viewer });
+      this.hub.post({ t: 'guest', viewer: id, node: op.from, remote: op.viewer });
       this.hub.serve({ t: 'open', viewer: id, org: op.org, query: op.query, grant: op.grant });
       return;
     }
@@ -115,6 +123,7 @@ export class ViewerRouting implements ViewerBridge {
     this.setGuestWatch(id, undefined);
     this.guestIds.delete(key);
     this.guests.delete(id);
+    this.hub.post({ t: 'guest', viewer: id, node: null, remote: op.viewer });
   }
 
   outbound(m: ToRelay): ToRelay | undefined {
@@ -133,20 +142,20 @@ export class ViewerRouting implements ViewerBridge {
         }
         // A copy: the caller may give the bytes away to the relay right after.
         const data = local.length ? m.data.slice() : m.data;
-        for (const [node, viewers] of byNode) this.publish(subjects.pushes(node), { op: 'send', from: this.node, viewers, data });
+        for (const [node, viewers] of byNode) this.publish(subjects.pushes(node, this.node), { op: 'send', from: this.node, viewers, data });
         return local.length ? { ...m, viewers: local } : undefined;
       }
       case 'close_viewer': {
         const g = this.guests.get(m.viewer);
         if (!g) return m;
-        this.publish(subjects.pushes(g.node), { op: 'close', from: this.node, viewer: g.viewer, code: m.code, reason: m.reason });
+        this.publish(subjects.pushes(g.node, this.node), { op: 'close', from: this.node, viewer: g.viewer, code: m.code, reason: m.reason });
         return undefined;
       }
       case 'watch': {
         const g = this.guests.get(m.viewer);
         if (!g) return m;
         this.setGuestWatch(m.viewer, m.tab === null ? undefined : { source: m.source, frame: m.tab });
-        this.publish(subjects.pushes(g.node), { op: 'watch', from: this.node, viewer: g.viewer, frame: m.tab });
+        this.publish(subjects.pushes(g.node, this.node), { op: 'watch', from: this.node, viewer: g.viewer, frame: m.tab });
         return undefined;
       }
       default: return m;
@@ -186,6 +195,7 @@ export class ViewerRouting implements ViewerBridge {
     for (const [viewer, at] of [...this.servedElsewhere]) {
       if (at !== node) continue;
       this.servedElsewhere.delete(viewer);
+      this.hub.post({ t: 'served_by', viewer, node: null });
       this.hub.post({ t: 'close_viewer', viewer, code: CLOSE_NODE_GONE, reason: nodeGoneSentence(node) });
       this.hub.post({ t: 'watch_remote', viewer, node, tab: null });
     }

@@ -23,6 +23,17 @@ export interface McpHooks {
   /** Registers every tool on a fresh session's server. */
   registerTools(server: McpServer, ctx: SessionContext): void;
   sessionClosed(ctx: SessionContext): void;
+  /** On a cluster node: the sessions another node serves (see cluster/mcp-forward.ts). */
+  elsewhere?: McpElsewhere;
+}
+
+/** Sessions served by the node hosting their profile, when that is another node. */
+export interface McpElsewhere {
+  /** The node serving session `sid` and its seat, when it is another node. */
+  servedBy(sid: string | undefined): { node: string; seat: string } | undefined;
+  /** The other node a new session for `profileKey` is served by, or undefined: this one. */
+  nodeFor(profileKey: string): string | undefined;
+  forward(node: string, seat: string, req: IncomingMessage, res: ServerResponse, body: unknown): void;
 }
 
 /**
@@ -160,6 +171,17 @@ export class McpEndpoint {
       return;
     }
     const sid = req.headers['mcp-session-id'];
+    const away = this.hooks.elsewhere?.servedBy(typeof sid === 'string' ? sid : undefined);
+    if (away) {
+      // The key is checked here, where the agent connected, for every request, as for a session of this node.
+      if (!seatsCover(grant.seats, away.seat)) {
+        res.writeHead(403, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32001, message: `this agent key does not cover seat ${away.seat}` }, id: null }));
+        return;
+      }
+      this.hooks.elsewhere!.forward(away.node, away.seat, req, res, req.method === 'POST' ? await readJson(req) : undefined);
+      return;
+    }
     const existing = typeof sid === 'string' ? this.sessions.get(sid) : undefined;
     if (existing) {
       // Every request of a session is checked again: the key that carries it must cover its seat.
@@ -198,6 +220,9 @@ export class McpEndpoint {
         .end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32602, message: (e as Error).message }, id: null }));
       return;
     }
+    // A profile another node hosts is served there, the whole session: one node decides for its tabs.
+    const at = this.hooks.elsewhere?.nodeFor(profileKey);
+    if (at !== undefined) { this.hooks.elsewhere!.forward(at, seat.key, req, res, body); return; }
     const sessionId = randomUUID();
     const ctx: SessionContext = { seat, sessionId, profileKey, ...(cwd ? { cwd } : {}), ...(env ? { env } : {}), log: log.child({ seat: seat.key, session: sessionId.slice(0, 8), profile: profileKey }) };
     const server = new McpServer({ name: 'forge', version: this.version }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });

@@ -71,6 +71,10 @@ export type ToRelay =
   | { t: 'frame_export'; node: string; source: number; tab: number; on: boolean }
   /** Viewer `viewer` now watches frame id `tab` of node `node`'s tab (null: nothing), its frames coming over NATS. */
   | { t: 'watch_remote'; viewer: number; node: string; tab: number | null }
+  /** Viewer `viewer` here is served for viewer `remote` of node `node` (null: it left): its terminal frames go there (see cluster/term-bridge.ts). */
+  | { t: 'guest'; viewer: number; node: string | null; remote: number }
+  /** This node's viewer `viewer` is served by node `node` (null: here again): its terminal frames come from there. */
+  | { t: 'served_by'; viewer: number; node: string | null }
   /** Asks for the fan-out counters and the relay thread's CPU time. */
   | { t: 'fanout_stats' }
   /** The raw CDP door's sockets (see cdp-protocol.ts). */

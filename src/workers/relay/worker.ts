@@ -22,6 +22,7 @@ import { RingFrameSource } from './ring-source.js';
 import { TermFanout, type PtyPort } from './term-fanout.js';
 import { threadCpuMs } from './thread-cpu.js';
 import type { FrameBridge } from '../../main/cluster/frame-bridge.js';
+import type { TermBridge } from '../../main/cluster/term-bridge.js';
 import { serveCdp } from './cdp-door.js';
 
 /** Seconds a viewer socket may sit silent before uWS closes it; the client pings well inside it. */
@@ -62,7 +63,7 @@ const frameSources = new Map<number, FrameSource>();
 const termFanout = new TermFanout(
   (viewer) => {
     const ws = sockets.get(viewer);
-    return ws && { send: (b) => { ws.send(b, true); } };
+    return ws ? { send: (b) => { ws.send(b, true); } } : termsUp?.sink(viewer);
   },
   (term, viewer) => post({ t: 'term_live', term, viewer }),
 );
@@ -70,11 +71,16 @@ const termFanout = new TermFanout(
 const bridge: Promise<FrameBridge> | undefined = data.cluster ? startBridge(data.cluster) : undefined;
 
 async function startBridge(cfg: NonNullable<RelayWorkerData['cluster']>): Promise<FrameBridge> {
-  const [{ connectNats }, { FrameBridge }] = await Promise.all([import('../../main/cluster/connection.js'), import('../../main/cluster/frame-bridge.js')]);
+  const [{ connectNats }, { FrameBridge }, { TermBridge }] = await Promise.all([
+    import('../../main/cluster/connection.js'), import('../../main/cluster/frame-bridge.js'), import('../../main/cluster/term-bridge.js'),
+  ]);
   const nc = await connectNats(cfg, 'relay');
+  termsUp = new TermBridge(nc, cfg.node, (viewer, bytes) => sendTo([viewer], bytes, true), (term, viewer, bytes) => { termFanout.ack(term, viewer, bytes); });
   return new FrameBridge(nc, cfg.node, fanout, (source) => frameSources.get(source));
 }
 let bridgeUp: FrameBridge | undefined;
+/** With [cluster]: terminal frames to and from other nodes, on the same connection as the frames. */
+let termsUp: TermBridge | undefined;
 bridge?.then((b) => { bridgeUp = b; }, (e: Error) => post({ t: 'listen_failed', message: e.message }));
 
 /** The frames this node sent to and took from other nodes, as /metrics names them. */
@@ -222,6 +228,8 @@ app.ws<Viewer>('/ws', {
     if (msg.t === 'keyframe') { fanout.resync(v.id); return; }
     // An attached viewer's ack is flow, kept here where the frames are; any other is the main thread's to answer.
     if (msg.t === 'term_ack' && typeof msg.term === 'number' && termFanout.ack(msg.term, v.id, msg.bytes)) return;
+    // One another node serves goes there, relay to relay, to the fan-out that counts it.
+    if (msg.t === 'term_ack' && termsUp?.forwardAck(v.id, msg.term, msg.bytes)) return;
     post({ t: 'message', viewer: v.id, msg });
   },
   drain: (ws) => fanout.drained(ws.getUserData().id),
@@ -231,6 +239,7 @@ app.ws<Viewer>('/ws', {
     if (v.deadline) clearTimeout(v.deadline);
     fanout.unwatch(v.id);
     termFanout.closed(v.id);
+    termsUp?.servedElsewhere(v.id, null);
     if (sockets.delete(v.id)) post({ t: 'close', viewer: v.id });
   },
 });
@@ -337,6 +346,8 @@ port.on('message', (m: ToRelay) => {
       void bridge?.then((b) => b.watchRemote(m.viewer, ws && socketSink(ws), m.node, m.tab));
       break;
     }
+    case 'guest': void bridge?.then(() => termsUp?.guest(m.viewer, m.node, m.remote)); break;
+    case 'served_by': void bridge?.then(() => termsUp?.servedElsewhere(m.viewer, m.node)); break;
     case 'term_source': termFanout.source(m.port as unknown as PtyPort); break;
     case 'term_watch': termFanout.watch(m.term, m.viewer, m.view); break;
     case 'term_rules': termFanout.rules(m.term, m.holder); break;
@@ -371,6 +382,7 @@ function stopRelay(): void {
   sockets.clear();
   fanout.close();
   termFanout.close();
+  termsUp?.close();
   void bridge?.then((b) => b.close()).catch(() => undefined);
   // Unref'd: when every socket went already, the loop empties and the thread ends without it.
   setTimeout(() => closeApp(app), STOP_DRAIN_MS).unref();
