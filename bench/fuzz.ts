@@ -1,11 +1,12 @@
 /**
- * `./forge bench fuzz [--inputs N] [--seed S] [--target viewer|terminal|mcp] [--only I] [--json]`:
+ * `./forge bench fuzz [--inputs N] [--seed S] [--target viewer|terminal|mcp] [--only I | --from I] [--json]`:
  * seeded random and mutated inputs into a real `forge serve` — the viewer socket's decoder and
  * handlers, a held terminal's input path, and the MCP endpoint — checking that the server never
  * ends, keeps answering (a viewer's ping and an agent's tools/list after every batch), words every
  * refusal, keeps its replies bounded and its memory within RSS_GROWTH_MAX_MB.
  *
- * Input i of a run is drawn from (seed, i) alone: `--only I` replays that one input. A failure
+ * Input i of a run is drawn from (seed, i) alone: `--only I` replays that one input, `--from I`
+ * runs N inputs from I on (a fault that needs the inputs before it). A failure
  * prints its target, seed, input index and what it was; the exit code is 1 when any was found.
  */
 import { parseArgs } from 'node:util';
@@ -24,7 +25,7 @@ const TARGETS = ['viewer', 'terminal', 'mcp'] as const;
 const say = (s: string): void => { process.stderr.write(`fuzz: ${s}\n`); };
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { inputs: { type: 'string' }, seed: { type: 'string' }, target: { type: 'string', multiple: true }, only: { type: 'string' }, json: { type: 'boolean' } } });
+  const { values } = parseArgs({ options: { inputs: { type: 'string' }, seed: { type: 'string' }, target: { type: 'string', multiple: true }, only: { type: 'string' }, from: { type: 'string' }, json: { type: 'boolean' } } });
   const seed = values.seed !== undefined ? Number(values.seed) >>> 0 : freshSeed();
   const inputs = Number(values.inputs ?? DEFAULT_INPUTS);
   const targets = (values.target?.length ? values.target : [...TARGETS]) as Array<(typeof TARGETS)[number]>;
@@ -36,7 +37,7 @@ async function main(): Promise<void> {
     const scene = await makeScene(server, { browser: targets.includes('viewer') || targets.includes('mcp') });
     say(`server pid ${server.pid} on port ${server.port}; the scene's tab is ${scene.viewer.pageId ?? 'none'}`);
     // --only I: input I drawn alone, as it was drawn in the full run.
-    const first = values.only !== undefined ? Number(values.only) : 0;
+    const first = values.only !== undefined ? Number(values.only) : Number(values.from ?? 0);
     const count = values.only !== undefined ? 1 : inputs;
     for (const t of targets) {
       const base = { server, prober: scene.prober, seed, inputs: count, first };
@@ -49,7 +50,9 @@ async function main(): Promise<void> {
     }
     await scene.close();
   } finally {
-    await server.stop();
+    const gone = server.exited();
+    if (gone) say(`the server ended (${gone}); the end of its output:\n${server.output().slice(-20_000)}`);
+    await server.stop().catch((e: Error) => say(`could not remove the server's temp dir: ${e.message}`));
   }
   const grown = results.filter((r) => r.rss_mb_after - r.rss_mb_before > RSS_GROWTH_MAX_MB);
   for (const r of grown) say(`${r.target}: RSS grew ${(r.rss_mb_after - r.rss_mb_before).toFixed(0)} MB, past the ${RSS_GROWTH_MAX_MB} MB bound`);
