@@ -19,6 +19,7 @@ import { Downloads } from './downloads.js';
 import { profileKeyFor } from '../config.js';
 import { parseSeat } from '../seat.js';
 import { tellSeat } from './agent-events.js';
+import { Thumbnails } from './thumbnails.js';
 
 /** How often the idle sweep looks at the profiles at most, ms; a short idle_minutes looks more often. */
 const IDLE_SWEEP_PERIOD_MAX_MS = 15_000;
@@ -34,6 +35,7 @@ export class BrowserSurface implements Surface {
   private handOffs?: BrowserHandOffs;
   private choosers?: FileChoosers;
   private downloads?: Downloads;
+  private thumbs?: Thumbnails;
   private stopping = false;
 
   constructor(private readonly ctx: ServerContext) {
@@ -129,6 +131,8 @@ export class BrowserSurface implements Surface {
     this.choosers.attach();
     this.downloads = new Downloads(hub, { controllerOf: (tab) => viewing.controllerOf(tab), viewersOf: (p) => viewing.viewersOfProfile(p), linkSecret: this.ctx.linkSecret });
     viewing.viewPushed.push((p, tab) => { this.choosers?.viewChanged(tab); this.downloads?.viewChanged(p, tab); });
+    this.thumbs = new Thumbnails(hub, () => this.allProfiles());
+    this.thumbs.attach();
     this.onChanged((p) => this.viewing?.profileChanged(p));
     this.onHostEnded((p, sentence) => this.viewing?.hostEnded(p, sentence));
   }
@@ -168,6 +172,7 @@ export class BrowserSurface implements Surface {
     clearInterval(this.sweep);
     this.handOffs?.stop();
     this.downloads?.stop();
+    this.thumbs?.stop();
     await this.viewing?.stop();
     await Promise.allSettled([...this.profiles.values()].map((p) => p.end('the server is stopping')));
   }
