@@ -12,7 +12,7 @@ import { registerBrowserTools } from './tools.js';
 import type { AgentCap } from './tools/caps.js';
 import { log } from '../logging.js';
 import { BrowserViewing } from './viewing.js';
-import { encodeMetrics } from './encode-metrics.js';
+import { encodeMetrics, tabEncodeMetrics, type TabEncodeRow } from './encode-metrics.js';
 import { BrowserHandOffs } from './handoff.js';
 import { FileChoosers } from './file-chooser.js';
 import { Downloads } from './downloads.js';
@@ -153,6 +153,7 @@ export class BrowserSurface implements Surface {
     lines.push('# TYPE forge_browser_tabs_unloaded gauge');
     for (const p of this.profiles.values()) lines.push(`forge_browser_tabs_unloaded{profile="${p.key}"} ${p.tabs.all().filter((t) => t.unloaded).length}`);
     lines.push(encodeMetrics(this.viewing?.encoders() ?? []));
+    lines.push(tabEncodeMetrics(this.tabEncodeRows()));
     lines.push('# HELP forge_input_unacked_total gestures the page never acknowledged (a navigation replaced it under them); the queue moved on', '# TYPE forge_input_unacked_total counter', `forge_input_unacked_total ${this.viewing?.unackedInputs ?? 0}`);
     // What each running host costs the machine: Chromium's process group and its display's.
     const hosts = [...this.profiles.values()].filter((p) => p.host?.alive && p.host.pid);
@@ -165,6 +166,20 @@ export class BrowserSurface implements Surface {
     lines.push('# TYPE forge_host_processes gauge');
     for (const p of hosts) lines.push(`forge_host_processes{profile="${p.key}"} ${sum(p, 'processes')}`);
     return lines.join('\n');
+  }
+
+  /** Each watched tab's encoder counters, named by its profile, number, page id and seat. */
+  private tabEncodeRows(): TabEncodeRow[] {
+    const rows: TabEncodeRow[] = [];
+    for (const [profile, pipeline] of this.viewing?.encoders() ?? []) {
+      const p = this.profiles.get(profile);
+      const byFrame = new Map((p?.tabs.all() ?? []).map((t) => [this.viewing!.frameOf(t), t] as const));
+      for (const s of pipeline.encodeStats.tabs ?? []) {
+        const t = byFrame.get(s.tab);
+        if (t) rows.push({ profile, frame: s.tab, number: t.number, pageId: t.pageId, seat: t.owner ?? '', frames: s.frames, bytes: s.bytes, encodeMs: s.encodeMs });
+      }
+    }
+    return rows;
   }
 
   async stop(): Promise<void> {
