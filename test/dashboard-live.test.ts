@@ -54,7 +54,7 @@ describe('the operators\' dashboard', () => {
     await expect.poll(async () => (await last(page, 'frames'))['sent to viewers'] ?? 0, { timeout: 15_000 }).toBeGreaterThan(0);
     expect((await last(page, 'memory'))['default/default host RSS']).toBeGreaterThan(50);
     expect((await last(page, 'memory'))['server RSS']).toBeGreaterThan(20);
-    expect(await page.locator('[data-chart] canvas').count()).toBe(4);
+    expect(await page.locator('[data-chart] canvas').count()).toBe(8);
     await context.close();
   });
 

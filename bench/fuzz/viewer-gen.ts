@@ -55,6 +55,7 @@ export const VIEWER_KINDS: ReadonlyArray<(rng: Rng, s: ViewerScene) => Record<st
   (rng) => ({ t: 'file_chooser_answer', chooser: `fc-${rng.int(0, 99)}`, ...(rng.chance(0.5) ? { dismiss: true, picked: { files: rng.int(0, 40), bytes: rng.int(0, 2 ** 30) } } : { files: [{ name: randomString(rng, 20), type: 'text/plain', data: 'aGVsbG8=' }] }) }),
   () => ({ t: 'handoffs' }),
   () => ({ t: 'heartbeat' }),
+  (rng, s) => ({ t: 'thumbs', pageIds: rng.chance(0.7) && s.pageId ? [s.pageId] : [randomString(rng)] }),
   (rng, s) => ({ t: 'answer', handoff: s.handoff ?? `ho-${rng.int(0, 99)}`, answer: rng.pick(['done', 'not_now', 'feedback']), note: randomString(rng, 30) }),
   (rng, s) => ({ t: 'term_attach', seat: rng.chance(0.8) ? s.seat : randomString(rng), cols: rng.int(2, TERM_COLS_MAX), rows: rng.int(1, TERM_ROWS_MAX) }),
   (rng, s) => ({ t: 'term_input', term: s.term ?? 1, data: randomString(rng, 40) }),

@@ -1,7 +1,7 @@
 /**
  * The person's home, under the strip: the hand-offs waiting first (their own cards, with Open,
  * Done and Not now), then one card per seat of the org that has a session, a tab or a terminal:
- * the seat's name, its agent's tabs (number, title, state, a dialog waiting; show opens the
+ * the seat's name, its agent's tabs (a live thumbnail, number, title, state, a dialog waiting; show opens the
  * takeover on it) and its terminal's state in words, with show (a terminal runs) or start (the
  * session has none; raising it starts one). Everything is drawn from what the server pushes
  * (`tabs`, `terminals`); a card is rebuilt only when what it shows changed, so a push between a
@@ -14,6 +14,7 @@ import { tabRowBody } from './strip.js';
 import type { Tabs } from './tabs.js';
 import type { SeatTerminal, TerminalSeats } from './terminal/seats.js';
 import { seatLabel } from './terminal/words.js';
+import type { ThumbWatch } from './thumbs.js';
 
 
 /** A seat's terminal line on its card, built once and updated in place: the state changes often, and a push between a press and its release keeps the click. */
@@ -57,7 +58,7 @@ export class Home {
   private readonly cards = new Map<string, SeatCardView>();
 
   /** `asks`: the hand-off cards (browser and terminal), drawn above the seats. */
-  constructor(private readonly tabs: Tabs, private readonly terminals: TerminalSeats, private readonly browser: BrowserShowing, asks: HTMLElement[], extra: HTMLElement[], private readonly linkPage = false) {
+  constructor(private readonly tabs: Tabs, private readonly terminals: TerminalSeats, private readonly browser: BrowserShowing, asks: HTMLElement[], extra: HTMLElement[], private readonly linkPage = false, private readonly thumbs?: ThumbWatch) {
     this.seatsEl = h('section', { class: 'seat-cards', 'aria-label': 'seats' });
     this.empty = h('p', { class: 'home-empty' }, 'No agent has a seat here yet: an agent that connects over MCP shows here, with its tabs and its terminal.');
     this.el = h('main', { class: 'chat home', id: 'chat', 'aria-label': 'home' },
@@ -76,7 +77,7 @@ export class Home {
     place(this.seatsEl, order.map((seat) => {
       let c = this.cards.get(seat);
       if (!c) {
-        c = new SeatCardView(seat, this.browser, () => { void this.terminals.raise(seat); });
+        c = new SeatCardView(seat, this.browser, () => { void this.terminals.raise(seat); }, this.thumbs);
         this.cards.set(seat, c);
       }
       const term = this.terminals.of(seat);
@@ -84,6 +85,7 @@ export class Home {
       return c.el;
     }));
     for (const seat of this.cards.keys()) if (!order.includes(seat)) this.cards.delete(seat);
+    this.thumbs?.keep(new Set(tabRows.map((t) => t.pageId)));
     // A hand-off link's page has no seats to list: it shows its one page.
     this.empty.hidden = order.length > 0 || this.linkPage;
   }
@@ -98,7 +100,7 @@ class SeatCardView {
   private readonly rows = new KeptElements<{ t: TabRow; shownHere: boolean }>(
     ({ t }) => t.pageId, (r) => r, ({ t, shownHere }) => this.tabRow(t, shownHere));
 
-  constructor(private readonly seat: string, private readonly browser: BrowserShowing, raise: () => void) {
+  constructor(private readonly seat: string, private readonly browser: BrowserShowing, raise: () => void, private readonly thumbs?: ThumbWatch) {
     this.tabsEl = h('ul', { class: 'tab-rows seat-tabs', 'aria-label': `tabs of ${seat}` });
     this.noTabs = h('p', { class: 'seat-line' }, 'no tabs open');
     this.line = new TerminalLine(seat, raise);
@@ -118,6 +120,8 @@ class SeatCardView {
     const action = shownHere
       ? h('button', { type: 'button', class: 'tab-action', 'aria-label': `hide tab ${t.number}`, onclick: () => this.browser.hide() }, 'hide')
       : h('button', { type: 'button', class: 'tab-action', 'aria-label': `show tab ${t.number}`, onclick: () => this.browser.show(t.pageId) }, 'show');
-    return h('li', { class: 'tab-row', 'data-page-id': t.pageId, 'data-state': t.state }, tabRowBody(t), action);
+    // The live picture: the same element across redraws, so a push keeps the last frame shown.
+    const thumb = this.thumbs && t.loaded ? this.thumbs.imgFor(t.pageId) : null;
+    return h('li', { class: 'tab-row', 'data-page-id': t.pageId, 'data-state': t.state }, thumb, tabRowBody(t), action);
   }
 }

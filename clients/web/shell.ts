@@ -20,6 +20,7 @@ import { TerminalSeats } from './terminal/seats.js';
 import { Home } from './home.js';
 import { Attention, type Waiting } from './attention.js';
 import { ActivityLine } from './activity.js';
+import { ThumbWatch } from './thumbs.js';
 
 export interface ClientShell {
   conn: Connection;
@@ -56,7 +57,7 @@ export function startShell(root: HTMLElement, token: string, seat: string | null
   const terminals = new TerminalSeats({ conn: surfaceConn(conn, 4), takeover, seat, say: (s) => strip.say(s) });
   const termCards = h('section', { class: 'handoff-cards', 'aria-label': 'terminal hand-offs waiting for you' });
   const attention = new Attention();
-  const home = new Home(tabs, terminals, showing, [cards.el, termCards], link ? [draft.el] : [draft.el, new ActivityLine(conn).el, attention.el], link);
+  const home = new Home(tabs, terminals, showing, [cards.el, termCards], link ? [draft.el] : [draft.el, new ActivityLine(conn).el, attention.el], link, link ? undefined : new ThumbWatch(conn));
   browser.onChange = () => { strip.refresh(); cards.render(); home.render(); };
   takeover.onChange = () => { strip.refresh(); cards.render(); draft.render(); terminals.refresh(); };
   takeover.focusAfterLower = () => strip.focusTarget();

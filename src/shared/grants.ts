@@ -24,7 +24,7 @@ export interface AgentGrant { kind: 'agent'; id: string; name: string; seats: st
 
 /** What a watcher may send: look, follow, keep the socket alive. Nothing that acts on a page, a terminal or a hand-off. */
 const WATCH_KINDS = [
-  'ping', 'keyframe', 'tabs', 'attach', 'detach', 'resize', 'handoffs', 'heartbeat', 'activity',
+  'ping', 'keyframe', 'tabs', 'attach', 'detach', 'resize', 'handoffs', 'heartbeat', 'activity', 'thumbs',
   'term_attach', 'term_resize', 'term_ack', 'term_repaint', 'term_detach',
 ] as const;
 

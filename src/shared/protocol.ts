@@ -188,6 +188,8 @@ export type ClientMessage =
    * server's sentence names it without the bytes crossing.
    */
   | { t: 'file_chooser_answer'; chooser: string; files?: PickedFile[]; dismiss?: boolean; picked?: { files: number; bytes: number }; id?: number }
+  /** The tabs this home shows on screen now, for their live thumbnails; an empty list while the page is hidden. */
+  | { t: 'thumbs'; pageIds: string[]; id?: number }
   | { t: string; id?: number; [k: string]: unknown };
 
 /** One file of a file-chooser answer: its name, its MIME type if the picker gave one, its bytes as base64. */
@@ -252,6 +254,8 @@ export type ServerMessage =
   /** Who drove what: the acts this viewer's credential covers, oldest first; `replace` on the answer to `activity` (the whole list), else new ones. */
   | { t: 'activity'; events: ActivityEvent[]; replace?: boolean }
   | { t: 'download_lost'; profile: string; count: number; max: number; title: string; message: string; dropped: string[] }
+  /** A tab's live thumbnail (a small WebP), to the homes that name it in `thumbs`, each time it changed. */
+  | { t: 'thumb'; pageId: string; webp: Uint8Array }
   | { t: string; [k: string]: unknown };
 
 const packr = new Packr({ useRecords: false, moreTypes: false });

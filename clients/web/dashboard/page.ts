@@ -2,7 +2,8 @@
  * The operators' dashboard, `/dashboard?token=<the agents' key>`: the running server's figures
  * from /metrics, scraped every second and plotted over the last minutes with uPlot — frames a
  * second per profile with the relay's sends and skips, encode cost per frame, memory (the server
- * and each host), CPU and bytes out. Readable on a phone: the charts stack and fit the width.
+ * and each host), CPU and bytes out; and per watched tab its fps, encode ms and KB per frame,
+ * viewers and skips, per watched terminal its MB/s and viewers. Readable on a phone: the charts stack and fit the width.
  */
 import uPlot from 'uplot';
 import { applyTheme, PALETTES, paletteFor } from '../theme.js';
@@ -16,7 +17,13 @@ export const DASHBOARD_WINDOW_POINTS = 300;
 const CHART_HEIGHT_PX = 180;
 
 interface SeriesDef { label: string; value: (f: Figures) => number }
-interface ChartDef { id: string; title: string; unit: string; series: (profiles: string[]) => SeriesDef[] }
+interface ChartDef { id: string; title: string; unit: string; series: (profiles: string[], f: Figures) => SeriesDef[] }
+
+/** One series per watched tab (or terminal) of the latest figures, by its label. */
+const perItem = <T extends { label: string }>(items: (f: Figures) => T[], f: Figures, suffix: string, pick: (t: T) => number): SeriesDef[] =>
+  items(f).map(({ label }) => ({ label: `${label} ${suffix}`.trim(), value: (g) => { const t = items(g).find((x) => x.label === label); return t ? pick(t) : 0; } }));
+const tabsOf = (f: Figures): Figures['tabs'] => f.tabs;
+const termsOf = (f: Figures): Figures['terminalList'] => f.terminalList;
 
 const perProfile = (profiles: string[], label: string, pick: (p: Figures['profiles'][number]) => number): SeriesDef[] =>
   profiles.map((name) => ({ label: `${name} ${label}`, value: (f) => { const p = f.profiles.find((x) => x.profile === name); return p ? pick(p) : 0; } }));
@@ -26,6 +33,10 @@ const CHARTS: ChartDef[] = [
   { id: 'encode', title: 'Encode per frame', unit: 'ms · KB', series: (ps) => [...perProfile(ps, 'ms', (p) => p.encodeMsPerFrame), ...perProfile(ps, 'KB', (p) => p.kbPerFrame)] },
   { id: 'memory', title: 'Memory', unit: 'MB', series: (ps) => [{ label: 'server RSS', value: (f) => f.serverRssMb }, { label: 'server heap', value: (f) => f.serverHeapMb }, ...perProfile(ps, 'host RSS', (p) => p.hostRssMb)] },
   { id: 'load', title: 'CPU and bytes out', unit: '% · MB/s', series: (ps) => [...perProfile(ps, 'host CPU %', (p) => p.hostCpuPct), { label: 'relay MB/s', value: (f) => f.relayMbPerS }, { label: 'terminals MB/s', value: (f) => f.terminalMbPerS }] },
+  { id: 'tab-fps', title: 'Frames per watched tab', unit: 'per s', series: (_, f) => [...perItem(tabsOf, f, 'fps', (t) => t.fps), ...perItem(tabsOf, f, 'skipped (slow viewers)', (t) => t.skippedPerS)] },
+  { id: 'tab-frame', title: 'Encode per frame, per watched tab', unit: 'ms · KB', series: (_, f) => [...perItem(tabsOf, f, 'ms', (t) => t.encodeMsPerFrame), ...perItem(tabsOf, f, 'KB', (t) => t.kbPerFrame)] },
+  { id: 'viewers', title: 'Viewers per tab and terminal', unit: 'viewers', series: (_, f) => [...perItem(tabsOf, f, '', (t) => t.viewers), ...perItem(termsOf, f, '', (t) => t.viewers)] },
+  { id: 'terminals', title: 'Bytes out per terminal', unit: 'MB/s', series: (_, f) => perItem(termsOf, f, 'MB/s', (t) => t.mbPerS) },
 ];
 
 const COLOURS = ['accent', 'ok', 'refuse', 'warn', 'term-magenta', 'term-cyan', 'term-blue', 'term-yellow'];
@@ -49,8 +60,8 @@ class Chart {
 
   push(f: Figures): void {
     const profiles = f.profiles.map((p) => p.profile).sort();
-    const key = profiles.join(',');
-    if (key !== this.key || !this.plot) this.rebuild(profiles, key);
+    const key = this.def.series(profiles, f).map((s) => s.label).join('\n');
+    if (key !== this.key || !this.plot) this.rebuild(profiles, key, f);
     this.data[0]!.push(f.at / 1000);
     this.defs.forEach((s, i) => { this.data[i + 1]!.push(s.value(f)); });
     if (this.data[0]!.length > DASHBOARD_WINDOW_POINTS) for (const col of this.data) col.shift();
@@ -63,12 +74,13 @@ class Chart {
 
   private width(): number { return Math.max(240, this.el.clientWidth || document.body.clientWidth - 24); }
 
-  private rebuild(profiles: string[], key: string): void {
+  private rebuild(profiles: string[], key: string, f: Figures): void {
     this.key = key;
-    this.defs = this.def.series(profiles);
-    // A new series starts empty beside the old ones' history.
+    const old = new Map(this.defs.map((s, i) => [s.label, this.data[i + 1]!]));
+    this.defs = this.def.series(profiles, f);
+    // A series that stays keeps its history; a new one starts at zero beside it.
     const n = this.data[0]!.length;
-    this.data = [this.data[0]!, ...this.defs.map(() => new Array<number>(n).fill(0))];
+    this.data = [this.data[0]!, ...this.defs.map((s) => old.get(s.label) ?? new Array<number>(n).fill(0))];
     this.plot?.destroy();
     const pal = PALETTES[paletteFor('system')];
     this.plot = new uPlot({

@@ -25,3 +25,22 @@ export function encodeMetrics(hosts: Iterable<[profile: string, view: EncoderVie
   }
   return lines.join('\n');
 }
+
+/** A watched tab as its per-tab figures name it: `frame` is the id its frames (and the relay's per-tab counters) carry. */
+export interface TabEncodeRow { profile: string; frame: number; number: number; pageId: string; seat: string; frames: number; bytes: number; encodeMs: number }
+
+const TAB_COUNTERS: Array<[name: string, help: string, value: (r: TabEncodeRow) => number]> = [
+  ['forge_tab_encode_frames_total', 'frames of the tab encoded while it was watched', (r) => r.frames],
+  ['forge_tab_encode_bytes_total', 'WebP bytes of the tab encoded while it was watched', (r) => r.bytes],
+  ['forge_tab_encode_seconds_total', 'time the tab\'s encodes took while it was watched', (r) => r.encodeMs / 1000],
+];
+
+/** Per watched tab: its encoder's counters, labelled so the relay's `forge_tab_*{frame=…}` joins them. */
+export function tabEncodeMetrics(rows: TabEncodeRow[]): string {
+  const lines: string[] = [];
+  for (const [name, help, value] of TAB_COUNTERS) {
+    lines.push(`# HELP ${name} ${help}`, `# TYPE ${name} counter`);
+    for (const r of rows) lines.push(`${name}{profile="${r.profile}",frame="${r.frame}",tab="${r.number}",page="${r.pageId}",seat="${r.seat}"} ${value(r)}`);
+  }
+  return lines.join('\n');
+}

@@ -13,13 +13,14 @@ import { registerBrowserTools } from './tools.js';
 import type { AgentCap } from './tools/caps.js';
 import { log } from '../logging.js';
 import { BrowserViewing } from './viewing.js';
-import { encodeMetrics } from './encode-metrics.js';
+import { encodeMetrics, tabEncodeMetrics, type TabEncodeRow } from './encode-metrics.js';
 import { BrowserHandOffs } from './handoff.js';
 import { FileChoosers } from './file-chooser.js';
 import { Downloads } from './downloads.js';
 import { profileKeyFor } from '../config.js';
 import { parseSeat } from '../seat.js';
 import { tellSeat } from './agent-events.js';
+import { Thumbnails } from './thumbnails.js';
 
 /** How often the idle sweep looks at the profiles at most, ms; a short idle_minutes looks more often. */
 const IDLE_SWEEP_PERIOD_MAX_MS = 15_000;
@@ -35,6 +36,7 @@ export class BrowserSurface implements Surface {
   private handOffs?: BrowserHandOffs;
   private choosers?: FileChoosers;
   private downloads?: Downloads;
+  private thumbs?: Thumbnails;
   private stopping = false;
 
   constructor(private readonly ctx: ServerContext) {
@@ -131,6 +133,8 @@ export class BrowserSurface implements Surface {
     this.choosers.attach();
     this.downloads = new Downloads(hub, { controllerOf: (tab) => viewing.controllerOf(tab), viewersOf: (p) => viewing.viewersOfProfile(p), linkSecret: this.ctx.linkSecret });
     viewing.viewPushed.push((p, tab) => { this.choosers?.viewChanged(tab); this.downloads?.viewChanged(p, tab); });
+    this.thumbs = new Thumbnails(hub, () => this.allProfiles());
+    this.thumbs.attach();
     this.onChanged((p) => this.viewing?.profileChanged(p));
     this.onHostEnded((p, sentence) => this.viewing?.hostEnded(p, sentence));
   }
@@ -151,6 +155,7 @@ export class BrowserSurface implements Surface {
     lines.push('# TYPE forge_browser_tabs_unloaded gauge');
     for (const p of this.profiles.values()) lines.push(`forge_browser_tabs_unloaded{profile="${p.key}"} ${p.tabs.all().filter((t) => t.unloaded).length}`);
     lines.push(encodeMetrics(this.viewing?.encoders() ?? []));
+    lines.push(tabEncodeMetrics(this.tabEncodeRows()));
     lines.push('# HELP forge_input_unacked_total gestures the page never acknowledged (a navigation replaced it under them); the queue moved on', '# TYPE forge_input_unacked_total counter', `forge_input_unacked_total ${this.viewing?.unackedInputs ?? 0}`);
     // What each running host costs the machine: Chromium's process group and its display's.
     const hosts = [...this.profiles.values()].filter((p) => p.host?.alive && p.host.pid);
@@ -165,11 +170,26 @@ export class BrowserSurface implements Surface {
     return lines.join('\n');
   }
 
+  /** Each watched tab's encoder counters, named by its profile, number, page id and seat. */
+  private tabEncodeRows(): TabEncodeRow[] {
+    const rows: TabEncodeRow[] = [];
+    for (const [profile, pipeline] of this.viewing?.encoders() ?? []) {
+      const p = this.profiles.get(profile);
+      const byFrame = new Map((p?.tabs.all() ?? []).map((t) => [this.viewing!.frameOf(t), t] as const));
+      for (const s of pipeline.encodeStats.tabs ?? []) {
+        const t = byFrame.get(s.tab);
+        if (t) rows.push({ profile, frame: s.tab, number: t.number, pageId: t.pageId, seat: t.owner ?? '', frames: s.frames, bytes: s.bytes, encodeMs: s.encodeMs });
+      }
+    }
+    return rows;
+  }
+
   async stop(): Promise<void> {
     this.stopping = true;
     clearInterval(this.sweep);
     this.handOffs?.stop();
     this.downloads?.stop();
+    this.thumbs?.stop();
     await this.viewing?.stop();
     await Promise.allSettled([...this.profiles.values()].map((p) => p.end('the server is stopping')));
   }

@@ -593,6 +593,9 @@ export class BrowserViewing {
     return f;
   }
 
+  /** The id a tab's frames carry, once it was ever shown; /metrics labels its per-tab figures with it. */
+  frameOf(tab: Tab): number | undefined { return this.frameIds.get(tab); }
+
   /** The running hosts' encoders, as /metrics shows them. */
   encoders(): Array<[profile: string, pipeline: FramePipeline]> {
     return [...this.running].map(([host, p]) => [host.profileKey, p]);

@@ -62,6 +62,8 @@ export interface EncodeStats {
   bytes: number;
   encodeMs: number;
   dropped: number;
+  /** Per viewed tab (its frame id): frames, bytes and encode ms since it was first viewed. */
+  tabs?: Array<{ tab: number; frames: number; bytes: number; encodeMs: number }>;
 }
 
 export type ToEncode = { t: 'stop' };

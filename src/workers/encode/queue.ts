@@ -51,11 +51,15 @@ interface TabQueue {
 }
 
 export interface QueueStats { frames: number; keyframes: number; patches: number; bytes: number; encodeMs: number; dropped: number }
+/** One watched tab's share of the counters, for the operators' per-tab figures. */
+export interface TabStats { frames: number; bytes: number; encodeMs: number }
 
 export class EncodeQueue {
   private readonly tabs = new Map<number, TabQueue>();
   private running = 0;
   readonly stats: QueueStats = { frames: 0, keyframes: 0, patches: 0, bytes: 0, encodeMs: 0, dropped: 0 };
+  /** Per tab while it is viewed; forgotten when nobody views it. */
+  readonly perTab = new Map<number, TabStats>();
 
   constructor(
     private readonly ring: FrameRing,
@@ -92,6 +96,7 @@ export class EncodeQueue {
   }
 
   unviewed(tab: number): void {
+    this.perTab.delete(tab);
     const q = this.tabs.get(tab);
     if (q) clearTimeout(q.refreshTimer);
     if (q && q.inflight.length === 0) this.tabs.delete(tab);
@@ -164,7 +169,15 @@ export class EncodeQueue {
     } catch {
       job.failed = true;
     }
-    this.stats.encodeMs += performance.now() - t0;
+    const ms = performance.now() - t0;
+    this.stats.encodeMs += ms;
+    this.tabStats(job.tab).encodeMs += ms;
+  }
+
+  private tabStats(tab: number): TabStats {
+    let s = this.perTab.get(tab);
+    if (!s) { s = { frames: 0, bytes: 0, encodeMs: 0 }; this.perTab.set(tab, s); }
+    return s;
   }
 
   private flush(tab: number, q: TabQueue): void {
@@ -174,7 +187,9 @@ export class EncodeQueue {
       if (job.failed) { q.wantKeyframe = true; continue; }
       this.stats.frames++;
       if (job.flags & FRAME_FLAG_KEYFRAME) this.stats.keyframes++; else this.stats.patches++;
-      for (const b of job.webp) this.stats.bytes += b.byteLength;
+      const per = this.tabStats(tab);
+      per.frames++;
+      for (const b of job.webp) { this.stats.bytes += b.byteLength; per.bytes += b.byteLength; }
       this.publish(job);
     }
     if (!q.pending && q.inflight.length === 0 && !q.latest) this.tabs.delete(tab);

@@ -70,7 +70,7 @@ data.relay.on('message', (m: KeyframeWanted | TabUnviewed) => {
   else if (m.t === 'unviewed') queue.unviewed(m.tab);
 });
 
-const stats = setInterval(() => post({ t: 'stats', ...queue.stats }), STATS_PERIOD_MS);
+const stats = setInterval(() => post({ t: 'stats', ...queue.stats, tabs: [...queue.perTab].map(([tab, t]) => ({ tab, ...t })) }), STATS_PERIOD_MS);
 
 port.on('message', async (m: ToEncode) => {
   if (m.t !== 'stop') return;
@@ -78,7 +78,7 @@ port.on('message', async (m: ToEncode) => {
   data.frames.close();
   data.relay.close();
   await pool?.destroy();
-  post({ t: 'stats', ...queue.stats });
+  post({ t: 'stats', ...queue.stats, tabs: [...queue.perTab].map(([tab, t]) => ({ tab, ...t })) });
   post({ t: 'stopped' });
   port.close();
 });

@@ -46,7 +46,8 @@ const HOLDS_NOTHING = -1;
  * again: a healthy viewer costs one send a frame and no other call into the socket.
  */
 interface ViewerState { id: number; sink: ViewerSink; tab: number; holds: number; held: number; backlog: boolean }
-interface TabState { viewers: Set<ViewerState>; source?: FrameSource; askedAt: number; keyframeSeq: number }
+/** `sent`, `skipped`, `bytes`: the tab's share of the counters, for the operators' per-tab figures. */
+interface TabState { viewers: Set<ViewerState>; source?: FrameSource; askedAt: number; keyframeSeq: number; sent: number; skipped: number; bytes: number }
 
 export interface FanoutCounters {
   frames: number;
@@ -133,6 +134,11 @@ export class Fanout {
     if (t) this.ask(t, v.tab, false);
   }
 
+  /** Each watched tab (by frame id): its viewers now, and the frames sent, skipped for slow viewers and bytes out since it was first watched. */
+  watchedTabs(): Array<{ tab: number; viewers: number; sent: number; skipped: number; bytes: number }> {
+    return [...this.tabs].filter(([, t]) => t.viewers.size > 0).map(([tab, t]) => ({ tab, viewers: t.viewers.size, sent: t.sent, skipped: t.skipped, bytes: t.bytes }));
+  }
+
   frame(f: WebpFrame): void {
     const t = this.tabs.get(f.tab);
     this.counters.frames++;
@@ -147,6 +153,7 @@ export class Fanout {
         if (v.sink.buffered() > VIEWER_SEND_BOUND_BYTES) {
           v.holds = HOLDS_NOTHING;
           this.counters.skipped++;
+          t.skipped++;
           continue;
         }
         v.backlog = false;
@@ -165,6 +172,8 @@ export class Fanout {
       v.holds = f.seq;
       this.counters.viewerFrames++;
       this.counters.bytesOut += bytes;
+      t.sent++;
+      t.bytes += bytes;
       if (v.backlog) {
         v.held = 1;
         if (this.counters.maxFramesHeld < 1) this.counters.maxFramesHeld = 1;
@@ -184,7 +193,7 @@ export class Fanout {
 
   private tab(tab: number): TabState {
     let t = this.tabs.get(tab);
-    if (!t) { t = { viewers: new Set(), askedAt: -Infinity, keyframeSeq: 0 }; this.tabs.set(tab, t); }
+    if (!t) { t = { viewers: new Set(), askedAt: -Infinity, keyframeSeq: 0, sent: 0, skipped: 0, bytes: 0 }; this.tabs.set(tab, t); }
     return t;
   }
 

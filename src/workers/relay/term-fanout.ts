@@ -44,7 +44,8 @@ interface TermViewer {
   unacked: number;
 }
 
-interface TermState { id: number; viewers: Map<number, TermViewer>; holder: number | null; holderBehind: boolean }
+/** `bytes`: what this terminal sent its viewers, for the operators' per-terminal figures. */
+interface TermState { id: number; viewers: Map<number, TermViewer>; holder: number | null; holderBehind: boolean; bytes?: number }
 
 export interface TermFanoutCounters { bytes_out: number; watchers_dropped: number; holder_pauses: number }
 
@@ -129,6 +130,14 @@ export class TermFanout {
     for (const t of this.terms.values()) if (t.viewers.has(viewer)) this.watch(t.id, viewer, null);
   }
 
+  /** Each terminal with viewers: how many, and the bytes it sent them. */
+  watchedTerminals(): Array<{ term: number; number: number; seat: string; viewers: number; bytes: number }> {
+    return [...this.terms.values()].filter((t) => t.viewers.size > 0).map((t) => {
+      const view = t.viewers.values().next().value!.view;
+      return { term: t.id, number: view.number, seat: view.seat, viewers: t.viewers.size, bytes: t.bytes ?? 0 };
+    });
+  }
+
   close(): void {
     this.port?.close();
     this.port = undefined;
@@ -152,6 +161,7 @@ export class TermFanout {
       v.unacked += bytes;
       sink.send(frame);
       this.counters.bytes_out += frame.byteLength;
+      t.bytes = (t.bytes ?? 0) + frame.byteLength;
     }
     if (t.holder !== null && (t.viewers.get(t.holder)?.unacked ?? 0) > HOLDER_BACKLOG_HIGH_BYTES) this.setHolderBehind(t, true);
   }

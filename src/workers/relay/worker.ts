@@ -94,6 +94,24 @@ function clusterCounters(): string[] {
 const counters = { viewers_opened: 0, messages_in: 0, bytes_out: 0, bad_messages: 0, refused_sockets: 0, audio_packets: 0, audio_dropped: 0 };
 
 /** The relay's counters as /metrics names them: frames sent to one viewer each, frames a viewer was skipped for, and bytes. */
+/** Per watched tab (its frame id, which main's `forge_tab_encode_*` carry too) and per watched terminal. */
+function perTabLines(): string[] {
+  const tabs = fanout.watchedTabs();
+  const terms = termFanout.watchedTerminals();
+  const series = <T,>(name: string, type: string, rows: T[], label: (r: T) => string, value: (r: T) => number): string[] =>
+    [`# TYPE ${name} ${type}`, ...rows.map((r) => `${name}{${label(r)}} ${value(r)}`)];
+  const tab = (r: { tab: number }): string => `frame="${r.tab}"`;
+  const term = (r: { term: number; number: number; seat: string }): string => `terminal="${r.number}",seat="${r.seat}"`;
+  return [
+    ...series('forge_tab_viewers', 'gauge', tabs, tab, (r) => r.viewers),
+    ...series('forge_tab_frames_sent_total', 'counter', tabs, tab, (r) => r.sent),
+    ...series('forge_tab_frames_skipped_total', 'counter', tabs, tab, (r) => r.skipped),
+    ...series('forge_tab_bytes_out_total', 'counter', tabs, tab, (r) => r.bytes),
+    ...series('forge_terminal_viewers', 'gauge', terms, term, (r) => r.viewers),
+    ...series('forge_terminal_viewer_bytes_total', 'counter', terms, term, (r) => r.bytes),
+  ];
+}
+
 function relayCounters(): Record<string, number> {
   const f = fanout.counters;
   return {
@@ -261,6 +279,7 @@ app.get('/metrics', (res, req) => {
     `forge_relay_viewers ${sockets.size}`,
     ...Object.entries(relayCounters()).map(([k, v]) => `# TYPE forge_relay_${k}_total counter\nforge_relay_${k}_total ${v}`),
     ...Object.entries(termFanout.counters).map(([k, v]) => `# TYPE forge_terminal_${k}_total counter\nforge_terminal_${k}_total ${v}`),
+    ...perTabLines(),
     ...clusterCounters(),
     mainGauges,
   ];
