@@ -50,6 +50,12 @@ async function main(): Promise<void> {
     }
     await scene.close();
   } finally {
+    // Errors the server logged while it took the inputs are faults too, even when it went on.
+    const logged = server.output().split('\n').filter((l) => /"level":(50|60)/.test(l));
+    if (logged.length) {
+      say(`the server logged ${logged.length} error${logged.length === 1 ? '' : 's'}; the first:\n${logged.slice(0, 5).join('\n').slice(0, 20_000)}`);
+      process.exitCode = 1;
+    }
     const gone = server.exited();
     if (gone) say(`the server ended (${gone}); the end of its output:\n${server.output().slice(-20_000)}`);
     await server.stop().catch((e: Error) => say(`could not remove the server's temp dir: ${e.message}`));

@@ -113,6 +113,7 @@ export async function startServer(opts: ServeOptions): Promise<void> {
     relay.on('message', (m: FromRelay) => {
       if (m.t === 'listening') resolve(m.port);
       else if (m.t === 'listen_failed') reject(new Error(m.message));
+      else if (m.t === 'fault') log.error({ err: { message: m.message, stack: m.stack } }, 'the relay caught an exception no handler did; it goes on serving');
       else if (isCdpFromRelay(m)) cdp.dispatch(m);
       else hub.dispatch(m);
     });

@@ -6,6 +6,13 @@
 /** Inbound socket bound, bytes: a file-chooser answer is base64 in one message, and 8 MiB of bytes fits under it. */
 export const SOCKET_INBOUND_MAX_BYTES = 16 * 1024 * 1024;
 
+/**
+ * Deepest nesting of maps and arrays a control message may have, levels: a real one nests four at
+ * most (an input event's fields in the message). A deeper one is refused at the door, before it is
+ * handed between threads (a copy that recurses as deep as the message would exhaust the stack).
+ */
+export const CONTROL_NESTING_MAX = 32;
+
 /** Files in one file-chooser answer: past this the whole answer is a dismiss, never a partial upload. */
 export const FILE_CHOOSER_MAX_FILES = 16;
 

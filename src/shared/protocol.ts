@@ -29,6 +29,7 @@
  */
 import { Packr, Unpackr } from 'msgpackr';
 import type { ActivityEvent } from './activity.js';
+import { CONTROL_NESTING_MAX } from './limits.js';
 
 export const FRAME_KIND_BROWSER = 1;
 export const FRAME_KIND_TERMINAL = 4;
@@ -287,5 +288,22 @@ export function decodeControl(bytes: Uint8Array): DecodeResult {
   if (typeof t !== 'string' || t.length === 0 || t.length > 64) {
     return { ok: false, reason: 'a control message needs a "t" field naming its kind' };
   }
+  if (nestedPast(value, CONTROL_NESTING_MAX)) {
+    return { ok: false, reason: `a control message nests maps and arrays at most ${CONTROL_NESTING_MAX} levels deep` };
+  }
   return { ok: true, msg: value as ClientMessage & ServerMessage };
+}
+
+/** Whether `value` nests maps or arrays deeper than `max` levels; walked without recursion. */
+function nestedPast(value: object, max: number): boolean {
+  const stack: Array<[unknown, number]> = [[value, 1]];
+  while (stack.length) {
+    const [v, depth] = stack.pop()!;
+    if (depth > max) return true;
+    if (ArrayBuffer.isView(v)) continue;
+    for (const child of Array.isArray(v) ? v : Object.values(v as object)) {
+      if (typeof child === 'object' && child !== null) stack.push([child, depth + 1]);
+    }
+  }
+  return false;
 }

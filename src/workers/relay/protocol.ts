@@ -85,6 +85,8 @@ export type ToRelay =
 export type FromRelay =
   | { t: 'listening'; port: number }
   | { t: 'listen_failed'; message: string }
+  /** An exception no handler caught in the relay: logged by main; the relay goes on serving every other socket. */
+  | { t: 'fault'; message: string; stack?: string }
   /** A viewer authenticated: `grant` is what its credential may do (a person's token, or a hand-off link). */
   | { t: 'open'; viewer: number; org: string; query: string; grant: ViewerGrant }
   | { t: 'message'; viewer: number; msg: ClientMessage }

@@ -50,6 +50,13 @@ interface Viewer {
 const data = workerData as RelayWorkerData;
 const port = parentPort!;
 const post = (m: FromRelay): void => port.postMessage(m);
+
+// A worker thread that ends with uWS's sockets open aborts the whole process (Node asserts its
+// loop closed with open handles): one socket's bad message must never end every viewer's relay.
+// What no handler caught is said to main, which logs it, and the relay goes on.
+process.on('uncaughtException', (e: Error) => {
+  try { post({ t: 'fault', message: String(e?.message ?? e), ...(e?.stack ? { stack: e.stack } : {}) }); } catch { /* main is gone */ }
+});
 const files = loadStatic(data.webDir);
 const sockets = new Map<number, WebSocket<Viewer>>();
 const book = new TokenBook({ agentKey: data.agentKey, viewerToken: data.viewerToken, linkSecret: data.linkSecret, records: data.tokens });
