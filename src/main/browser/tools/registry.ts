@@ -18,6 +18,8 @@ import { ROUTE_TOOLS } from './routes.js';
 import { VERIFY_TOOLS } from './verify.js';
 import { TRACING_TOOLS } from './tracing.js';
 import { VIDEO_TOOLS } from './video.js';
+import { VIDEO_MARK_TOOLS } from './video-marks.js';
+import { HIGHLIGHT_TOOLS } from './highlight.js';
 
 export const MODULE_TOOLS: ToolDef[] = [
   ...NAVIGATION_TOOLS, ...SNAPSHOT_TOOLS, ...POINTER_TOOLS, ...FORM_TOOLS, ...SCREENSHOT_TOOLS,
@@ -26,4 +28,5 @@ export const MODULE_TOOLS: ToolDef[] = [
   ...RUN_CODE_TOOLS,
   // Opt-in groups: offered only when [agent] caps names them.
   ...VISION_TOOLS, ...PDF_TOOLS, ...STORAGE_TOOLS, ...ROUTE_TOOLS, ...VERIFY_TOOLS, ...TRACING_TOOLS, ...VIDEO_TOOLS,
+  ...VIDEO_MARK_TOOLS, ...HIGHLIGHT_TOOLS,
 ];

@@ -8,7 +8,7 @@ import type { CDPSession } from 'playwright-core';
 import { log } from '../../logging.js';
 import type { Tab } from '../tabs.js';
 import { SEAT_FILE_MAX_BYTES } from './seat-files.js';
-import { vp8OfWebp, webmOf, type VideoFrame } from './webm.js';
+import { vp8OfWebp, webmOf, type VideoChapter, type VideoFrame } from './webm.js';
 
 /** The file's size, px: the spec's recording, and the page's layout while the take runs. */
 export const VIDEO_WIDTH = 1280;
@@ -40,6 +40,8 @@ export class VideoTake {
   ended?: Promise<Buffer>;
   /** The take's length, ms, once it has ended. */
   durationMs = 0;
+  /** Chapter marks, in the order they were made: written into the file's Chapters. */
+  readonly chapters: VideoChapter[] = [];
 
   constructor(readonly tab: Tab, readonly seat: string, private readonly session: CDPSession, readonly fps: number, readonly name: string) {}
 
@@ -111,7 +113,7 @@ export class VideoTake {
       // The last picture shows until the take's end: a player's last frame lasts to the file's duration.
       const last = this.frames.at(-1);
       if (last && durationMs - last.atMs > 1) this.frames.push({ vp8: last.vp8, atMs: durationMs - 1 });
-      return webmOf(this.frames, VIDEO_WIDTH, VIDEO_HEIGHT, durationMs);
+      return webmOf(this.frames, VIDEO_WIDTH, VIDEO_HEIGHT, durationMs, this.chapters);
     })();
     return this.ended;
   }

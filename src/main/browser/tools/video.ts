@@ -31,6 +31,12 @@ function takesOf(p: ProfileBrowser): Map<string, Running> {
   return m;
 }
 
+/** The seat's take running now, if any. */
+export function runningTake(p: ProfileBrowser, seat: string): VideoTake | undefined {
+  const r = takesOf(p).get(seat);
+  return r && !r.ended && !r.take.ended ? r.take : undefined;
+}
+
 /** Whether a take runs on the tab: its layout is the take's until it ends. */
 export function recordingTab(p: ProfileBrowser, tab: Tab): boolean {
   return [...takesOf(p).values()].some((r) => r.take.tab === tab && !r.take.ended);

@@ -3,12 +3,15 @@
  * lossy WebP already holds, so a take needs no video encoder of its own. Every frame is a key
  * frame, so any frame can be shown alone and a player seeks to any of them.
  *
- *   EBML header · Segment [ Info (ms timescale, duration) · Tracks (one V_VP8 track) · Cluster… ]
+ *   EBML header · Segment [ Info (ms timescale, duration) · Tracks (one V_VP8 track) · Chapters? · Cluster… ]
  *   Cluster = Timecode (ms) · SimpleBlock… (track 1, timecode relative to the cluster, key frame)
  */
 
 /** A frame: VP8 key-frame data and when it was shown, ms from the take's start. */
 export interface VideoFrame { vp8: Buffer; atMs: number }
+
+/** A chapter mark: its title (and description) from `atMs`, ms from the take's start. */
+export interface VideoChapter { title: string; description?: string; atMs: number }
 
 /** Longest cluster, ms: a block's timecode is a signed 16-bit offset from its cluster's. */
 const CLUSTER_MAX_MS = 30_000;
@@ -22,6 +25,8 @@ const ID = {
   Tracks: 0x1654ae6b, TrackEntry: 0xae, TrackNumber: 0xd7, TrackUID: 0x73c5, TrackType: 0x83, FlagLacing: 0x9c, CodecID: 0x86,
   Video: 0xe0, PixelWidth: 0xb0, PixelHeight: 0xba,
   Cluster: 0x1f43b675, Timecode: 0xe7, SimpleBlock: 0xa3,
+  Chapters: 0x1043a770, EditionEntry: 0x45b9, EditionUID: 0x45bc, ChapterAtom: 0xb6, ChapterUID: 0x73c4,
+  ChapterTimeStart: 0x91, ChapterTimeEnd: 0x92, ChapterDisplay: 0x80, ChapString: 0x85, ChapLanguage: 0x437c,
 } as const;
 
 function idBytes(id: number): Buffer {
@@ -62,9 +67,22 @@ function float(id: number, v: number): Buffer {
 }
 
 const str = (id: number, s: string): Buffer => el(id, Buffer.from(s, 'ascii'));
+const utf8 = (id: number, s: string): Buffer => el(id, Buffer.from(s, 'utf8'));
+
+/** The Chapters element: one edition, one atom a mark, each lasting to the next (the last to the end); times in ns. */
+function chaptersOf(chapters: VideoChapter[], durationMs: number): Buffer {
+  const ns = (ms: number): number => Math.max(0, Math.round(ms)) * TIMECODE_SCALE_NS;
+  const atoms = chapters.map((c, i) => {
+    const end = Math.max(c.atMs, i + 1 < chapters.length ? chapters[i + 1].atMs : durationMs);
+    const title = c.description ? `${c.title}: ${c.description}` : c.title;
+    return el(ID.ChapterAtom, uint(ID.ChapterUID, i + 1), uint(ID.ChapterTimeStart, ns(c.atMs)), uint(ID.ChapterTimeEnd, ns(end)),
+      el(ID.ChapterDisplay, utf8(ID.ChapString, title), str(ID.ChapLanguage, 'eng')));
+  });
+  return el(ID.Chapters, el(ID.EditionEntry, uint(ID.EditionUID, 1), ...atoms));
+}
 
 /** The whole file; `durationMs`: the take's length (the last frame shows until then). */
-export function webmOf(frames: VideoFrame[], width: number, height: number, durationMs: number): Buffer {
+export function webmOf(frames: VideoFrame[], width: number, height: number, durationMs: number, chapters: VideoChapter[] = []): Buffer {
   const header = el(ID.EBML, uint(ID.EBMLVersion, 1), uint(ID.EBMLReadVersion, 1), uint(ID.EBMLMaxIDLength, 4),
     uint(ID.EBMLMaxSizeLength, 8), str(ID.DocType, 'webm'), uint(ID.DocTypeVersion, 2), uint(ID.DocTypeReadVersion, 2));
   const info = el(ID.Info, uint(ID.TimecodeScale, TIMECODE_SCALE_NS), float(ID.Duration, durationMs), str(ID.MuxingApp, 'forge'), str(ID.WritingApp, 'forge'));
@@ -84,7 +102,8 @@ export function webmOf(frames: VideoFrame[], width: number, height: number, dura
     blocks.push(el(ID.SimpleBlock, head, f.vp8));
   }
   close();
-  return Buffer.concat([header, el(ID.Segment, info, tracks, ...clusters)]);
+  const marks = chapters.length ? [chaptersOf(chapters, durationMs)] : [];
+  return Buffer.concat([header, el(ID.Segment, info, tracks, ...marks, ...clusters)]);
 }
 
 /** The VP8 key frame inside a lossy WebP (its `VP8 ` chunk), or undefined for a lossless one. */
