@@ -16,13 +16,15 @@ const APART = 50;
 
 /**
  * The sequence numbers of the packets in which the other tab's tone stands within APART of the
- * heard one. A packet where the heard tone is under half its usual level is where the capture
- * cut in mid-wave (a step, which spreads over every pitch), and is judged by the whole only.
+ * heard one. A capture's first packet (sequence 0), or one where the heard tone is under half its
+ * usual level, is where the capture cut in mid-wave (a step, which spreads over every pitch): it
+ * is judged by the whole only.
  */
 function carrying(ps: Packet[], heard: number, other: number): number[] {
   const levels = ps.map((p) => packetLevel(p, heard)).sort((x, y) => x - y);
   const usual = levels[Math.floor(levels.length / 2)]!;
-  return ps.filter((p) => packetLevel(p, heard) > usual / 2 && packetLevel(p, other) > packetLevel(p, heard) / APART).map((p) => p.seq);
+  const steady = ps.filter((p) => p.seq > 0 && packetLevel(p, heard) > usual / 2);
+  return steady.filter((p) => packetLevel(p, other) > packetLevel(p, heard) / APART).map((p) => p.seq);
 }
 
 let forge: RunningServer;
@@ -107,5 +109,16 @@ describe('two controllers on two tabs of one host, at once', () => {
     const a = heardA.slice(fromA);
     expect(a.length).toBeGreaterThan(PACKETS * 0.8);
     expect(power(a, 880)).toBeLessThan(power(a, 440) / APART);
+  });
+
+  it('the one who let go takes control again and hears their own tab again', async () => {
+    const from = heardB.length;
+    driverB.send({ t: 'control', take: true });
+    await driverB.next('view', (m) => m.controller === m.you);
+    const b = (await waitPackets(heardB, from + PACKETS)).slice(from);
+    expect(b.every((p) => p.frame === frameB)).toBe(true);
+    expect(power(b, 880)).toBeGreaterThan(0.05);
+    expect(carrying(b, 880, 440)).toEqual([]);
+    expect(watched).toEqual([]);
   });
 });

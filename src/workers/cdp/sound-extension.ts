@@ -36,6 +36,10 @@ export const SOUND_BINDING = 'forgeSound';
 /** Frames in one packet: 20 ms at 48 kHz, what the client's jitter buffer is counted in. */
 export const PACKET_FRAMES = 960;
 
+/** Tries, and the wait between them in ms, to capture a tab whose last capture is still being let go of (~1 s at most). */
+const RECAPTURE_TRIES = 20;
+const RECAPTURE_WAIT_MS = 50;
+
 const MANIFEST = {
   manifest_version: 3,
   name: 'forge sound',
@@ -63,7 +67,13 @@ globalThis.forgeOffscreen = async (open) => {
 globalThis.forgeStreamId = async (targetId) => {
   const tabId = await tabOf(targetId);
   await globalThis.forgeOffscreen(true);
-  return chrome.tabCapture.getMediaStreamId({ targetTabId: tabId });
+  // A capture just stopped is let go of a moment later: taking the tab again waits for it.
+  for (let i = 0; ; i++) {
+    try { return await chrome.tabCapture.getMediaStreamId({ targetTabId: tabId }); } catch (e) {
+      if (i >= ${RECAPTURE_TRIES} || !/active stream/i.test(e.message)) throw e;
+      await new Promise((r) => setTimeout(r, ${RECAPTURE_WAIT_MS}));
+    }
+  }
 };
 globalThis.forgeAudible = async () => {
   const byTab = new Map();
