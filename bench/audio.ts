@@ -5,7 +5,8 @@
  *   to the first audio packet at the viewer's socket that carries the beep; the A/V offset is that
  *   packet's arrival against the first picture whose centre is white.
  * - Cost: the page plays a steady tone for STEADY_S; bytes per second to the controller, and the
- *   CPU of the server, its audio daemon and its capture per second of sound.
+ *   CPU of the server, its audio daemon, Chromium's audio service and the capturing page per
+ *   second of sound.
  * The last line printed is one JSON object.
  */
 import { createServer } from 'node:http';
@@ -76,18 +77,27 @@ function cpuMs(pids: number[]): number {
   return (ticks * 1000) / CLK_TCK;
 }
 
-/** The server and its audio processes: the daemon and the capture are its children. */
+/**
+ * The server and the processes that carry sound: its audio daemon, Chromium's audio service (the
+ * tab captures) and the extension's renderer (the capturing page), found among its descendants.
+ */
 function audioPids(server: number): number[] {
-  const out = [server];
+  const parent = new Map<number, number>();
+  const cmd = new Map<number, string>();
   for (const name of readdirSync('/proc')) {
     if (!/^\d+$/.test(name)) continue;
     try {
       const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      const cmd = readFileSync(`/proc/${name}/cmdline`, 'utf8');
-      if (ppid === server && /pulseaudio|parec/.test(cmd)) out.push(Number(name));
+      parent.set(Number(name), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
+      cmd.set(Number(name), readFileSync(`/proc/${name}/cmdline`, 'utf8'));
     } catch { /* gone */ }
   }
+  const under = (pid: number): boolean => {
+    for (let p = parent.get(pid); p !== undefined && p > 1; p = parent.get(p)) if (p === server) return true;
+    return false;
+  };
+  const out = [server];
+  for (const [pid, c] of cmd) if (under(pid) && /pulseaudio|audio\.mojom\.AudioService|--extension-process/.test(c)) out.push(pid);
   return out;
 }
 
@@ -204,7 +214,7 @@ const result = {
   latency_ms_p95: round(percentile(latency, 95)),
   kb_per_s: round(kbPerS),
   cpu_ms_per_s: round(cpuPerS),
-  /** Of that, the audio daemon's and the capture's own (the rest is the server, frames of the page included). */
+  /** Of that, the audio daemon's, Chromium's audio service's (the tab capture) and the capturing page's own (the rest is the server, frames of the page included). */
   audio_processes_cpu_ms_per_s: round(audioCpuPerS),
   /** Sound's arrival minus its picture's, ms: positive when the sound comes later. */
   av_offset_ms_p50: round(percentile(offset, 50)),

@@ -7,63 +7,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startForge, connectAgent, type RunningServer, type Agent } from './helpers/server.js';
 import { servePages, type PageServer } from './helpers/pages.js';
 import { openViewer, type TestViewer } from './helpers/viewer.js';
-import { AUDIO_HEADER_BYTES, FRAME_KIND_AUDIO, readAudioHeader, type AudioHeader } from '../src/shared/protocol.js';
+import { audioOf, power, sleep, tone, waitPackets, type Packet } from './helpers/sound.js';
 
 let forge: RunningServer;
 let pages: PageServer;
 let agent: Agent;
 let controller: TestViewer;
 let watcher: TestViewer;
-
-interface Packet extends AudioHeader { pcm: Int16Array }
-
-/** A page that plays a steady tone once `play()` runs; `hush()` mutes it from inside the page. */
-const tone = (hz: number): string => `<title>Tone ${hz}</title><p>${hz} Hz</p>
-<script>let ctx, gain;
-function play() { ctx = new AudioContext(); const o = ctx.createOscillator(); o.frequency.value = ${hz}; gain = ctx.createGain(); gain.gain.value = 0.5; o.connect(gain).connect(ctx.destination); o.start(); return ctx.state; }
-function hush() { gain.gain.value = 0; return true; }
-</script>`;
-
-/** Audio packets a viewer's socket receives, decoded from the wire. */
-function audioOf(v: TestViewer): Packet[] {
-  const got: Packet[] = [];
-  v.ws.on('message', (data: Buffer, isBinary: boolean) => {
-    if (!isBinary || data[0] !== FRAME_KIND_AUDIO) return;
-    const view = new DataView(data.buffer, data.byteOffset, data.byteLength);
-    const h = readAudioHeader(view);
-    const pcm = new Int16Array(data.buffer.slice(data.byteOffset + AUDIO_HEADER_BYTES, data.byteOffset + data.byteLength));
-    got.push({ ...h, pcm });
-  });
-  return got;
-}
-
-/** Goertzel power of `hz` in the left channel of the packets, per sample. */
-function power(ps: Packet[], hz: number): number {
-  if (ps.length === 0) return 0;
-  const rate = ps[0]!.rate;
-  const k = 2 * Math.cos(2 * Math.PI * hz / rate);
-  let a = 0, b = 0, n = 0;
-  for (const p of ps) {
-    for (let i = 0; i < p.pcm.length; i += p.channels) {
-      const s = p.pcm[i]! / 32768;
-      const next = s + k * a - b;
-      b = a; a = next; n++;
-    }
-  }
-  return Math.sqrt(Math.max(0, a * a + b * b - k * a * b)) / n;
-}
-
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
-
-async function waitPackets(ps: Packet[], n: number, pred: (p: Packet) => boolean = () => true, ms = 15_000): Promise<Packet[]> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const got = ps.filter(pred);
-    if (got.length >= n) return got;
-    if (Date.now() > end) throw new Error(`only ${got.length} of ${n} audio packets came`);
-    await sleep(50);
-  }
-}
 
 let controllerAudio: Packet[];
 let watcherAudio: Packet[];

@@ -9,7 +9,7 @@ import { DRIVER_ATTACH_TIMEOUT_MS, DEFAULT_PAGE_WIDTH, DEFAULT_PAGE_HEIGHT } fro
 import type { BrowserHost } from '../../workers/cdp/host.js';
 import { PARK_LEFT } from '../../workers/cdp/windows.js';
 import { PAGE_INIT_SCRIPT } from './init-script.js';
-import { blockedRequestPatterns, urlRefusal, type UrlPolicy } from './url-policy.js';
+import { blockedRequestPatterns, requestBlocked, type UrlPolicy } from './url-policy.js';
 
 /** Attach attempts before the host is named and ended: the first bound, then one fresh driver. */
 const ATTACH_ATTEMPTS = 2;
@@ -70,7 +70,7 @@ export class Driver {
    */
   async guardRequests(policy: UrlPolicy): Promise<void> {
     this.cdp.on('Fetch.requestPaused', (e: { requestId: string; request: { url: string } }) => {
-      const blocked = urlRefusal(e.request.url, policy) !== undefined;
+      const blocked = requestBlocked(e.request.url, policy);
       const answer = blocked
         ? this.cdp.send('Fetch.failRequest', { requestId: e.requestId, errorReason: 'BlockedByClient' })
         : this.cdp.send('Fetch.continueRequest', { requestId: e.requestId });

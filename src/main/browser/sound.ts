@@ -1,75 +1,134 @@
 /**
- * A host's sound, for the one tab a controller listens to. The host's sound extension mutes
- * every other tab (see workers/cdp/sound-extension.ts), `parec` records the sink's monitor, and
- * each ~20 ms of PCM goes to the listening controller as one audio packet carrying the tab's
- * frame id. While nobody listens, every tab is muted and nothing records: an uncontrolled tab
- * costs nothing.
+ * A host's sound, for each tab a controller listens to: the host's sound extension captures
+ * each of those tabs on its own (`chrome.tabCapture`, see workers/cdp/sound-extension.ts), and
+ * each 20 ms of a tab's PCM goes to that tab's controller as one audio packet carrying the tab's
+ * frame id. Two controllers on two tabs of one host each hear their own tab, at once. A tab
+ * nobody listens to is not captured: it costs nothing; with nobody listening on the host, the
+ * capturing document is closed.
+ *
+ * The packets reach the server over a CDP connection of its own to the host, as the binding
+ * calls of the extension's offscreen document.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import type { BrowserContext, Worker } from 'playwright-core';
 import { AUDIO_HEADER_BYTES, writeAudioHeader } from '../../shared/protocol.js';
-import { PAREC_BINARY, SINK_CHANNELS, SINK_NAME, SINK_RATE_HZ, type AudioSink } from '../../workers/cdp/audio-sink.js';
+import { SINK_CHANNELS } from '../../workers/cdp/audio-sink.js';
+import { CdpConnection } from '../../workers/cdp/connection.js';
+import { CAPTURE_PAGE, PACKET_FRAMES, SOUND_BINDING } from '../../workers/cdp/sound-extension.js';
 import { log } from '../logging.js';
 
-/** One packet's length, ms: the client's jitter buffer holds a few; shorter costs more messages a second, longer more latency. */
-export const AUDIO_PACKET_MS = 20;
-const BYTES_PER_FRAME = 2 * SINK_CHANNELS;
-/** One packet's PCM, bytes: 20 ms of 48 kHz stereo s16le is 3,840. */
-export const AUDIO_PACKET_BYTES = (SINK_RATE_HZ * AUDIO_PACKET_MS / 1000) * BYTES_PER_FRAME;
-/** What parec asks of the sink as its fragment, ms: below one packet, so a packet is never late by a whole fragment. */
-const CAPTURE_LATENCY_MS = 10;
-/**
- * After the listened tab changes, recorded sound is dropped for this long, ms: what the earlier
- * tab played just before its mute is still in the sink's and parec's buffers (~2 fragments).
- */
-export const SWITCH_SETTLE_MS = 60;
+/** One packet's PCM, bytes: 960 frames of stereo s16le (20 ms at 48 kHz) is 3,840. */
+export const AUDIO_PACKET_BYTES = PACKET_FRAMES * 2 * SINK_CHANNELS;
 /** Longest wait for the sound extension's worker to be there, ms: it starts with the browser. */
 const EXTENSION_WAIT_MS = 5_000;
-const SETPRIV_BINARY = '/usr/bin/setpriv';
+/** Longest wait for the capturing document's CDP target after the worker opened it, ms. */
+const CAPTURE_PAGE_WAIT_MS = 3_000;
+/** Poll period while that target is not listed yet, ms. */
+const CAPTURE_PAGE_POLL_MS = 20;
 
 export interface Listener { targetId: string; frame: number; viewer: number }
 
+interface Heard { l: Listener; seq: number }
+interface TargetInfo { targetId: string; type: string; url: string }
+
 export class HostSound {
-  private current: Listener | null = null;
-  private parec?: ChildProcess;
-  private pending: Buffer = Buffer.alloc(0);
-  private seq = 0;
-  private settleUntil = 0;
+  /** The tabs being captured, by CDP target id, with who hears each. */
+  private heard = new Map<string, Heard>();
+  private cdp?: CdpConnection;
+  /** The CDP session on the capturing document, while it is open. */
+  private session?: string;
   private closed = false;
-  /** Listens applied one after another: a late mute must never pass a newer unmute. */
+  /** Changes applied one after another: a late stop must never pass a newer start. */
   private chain: Promise<void> = Promise.resolve();
 
   constructor(
-    private readonly sink: AudioSink,
+    private readonly wsEndpoint: string,
     private readonly context: BrowserContext,
     private readonly send: (viewer: number, bytes: Uint8Array) => void,
   ) {}
 
-  /** Who listens now, or nobody. */
-  listen(l: Listener | null): Promise<void> {
-    const run = this.chain.then(() => this.apply(l));
+  /** Who listens now on this host: every controller, each to its own tab (empty: nobody). */
+  listen(ls: Listener[]): Promise<void> {
+    const run = this.chain.then(() => this.apply(ls));
     this.chain = run.catch(() => undefined);
     return run;
   }
 
-  private async apply(l: Listener | null): Promise<void> {
+  private async apply(ls: Listener[]): Promise<void> {
     if (this.closed) return;
-    const was = this.current;
-    if (was && l && was.targetId === l.targetId) { this.current = l; return; }
-    if (!was && !l) return;
-    this.current = null;
-    this.pending = Buffer.alloc(0);
-    if (!l) this.stopCapture();
-    await this.tellExtension(l?.targetId ?? null);
-    if (this.closed) return;
-    this.settleUntil = performance.now() + SWITCH_SETTLE_MS;
-    this.current = l;
-    if (l) this.startCapture();
+    const want = new Map(ls.map((l) => [l.targetId, l]));
+    for (const targetId of [...this.heard.keys()]) {
+      if (want.has(targetId)) continue;
+      this.heard.delete(targetId);
+      if (this.session) await this.inCapture(`forgeStop(${JSON.stringify(targetId)})`).catch(() => undefined);
+    }
+    let problem: Error | undefined;
+    for (const [targetId, l] of want) {
+      const had = this.heard.get(targetId);
+      if (had) { had.l = l; continue; }
+      try {
+        await this.startCapture(targetId, l);
+      } catch (e) {
+        this.heard.delete(targetId);
+        problem ??= e as Error;
+      }
+      if (this.closed) return;
+    }
+    if (this.heard.size === 0 && this.session) await this.closeCapturePage();
+    if (problem) throw problem;
   }
 
-  private async tellExtension(targetId: string | null): Promise<void> {
+  private async startCapture(targetId: string, l: Listener): Promise<void> {
     const w = await this.extensionWorker();
-    await w.evaluate((id) => (globalThis as unknown as { forgeListen(id: string | null): Promise<boolean> }).forgeListen(id), targetId);
+    const streamId = await w.evaluate((id) => (globalThis as unknown as { forgeStreamId(id: string): Promise<string> }).forgeStreamId(id), targetId);
+    await this.capturePage();
+    // Heard before the capture starts, so its first packet is not dropped.
+    this.heard.set(targetId, { l, seq: 0 });
+    await this.inCapture(`forgeCapture(${JSON.stringify(targetId)}, ${JSON.stringify(streamId)})`);
+  }
+
+  private async capturePage(): Promise<void> {
+    if (this.session) return;
+    if (!this.cdp || this.cdp.isClosed) {
+      const cdp = await CdpConnection.connect(this.wsEndpoint);
+      if (this.closed) { await cdp.close(); throw new Error('the host ended'); }
+      this.cdp = cdp;
+      cdp.on('Runtime.bindingCalled', (p: { name: string; payload: string }, sessionId?: string) => {
+        if (p.name === SOUND_BINDING && sessionId === this.session) this.packet(p.payload);
+      });
+      cdp.on('Target.detachedFromTarget', (p: { sessionId: string }) => { if (p.sessionId === this.session) this.session = undefined; });
+    }
+    const cdp = this.cdp;
+    const end = performance.now() + CAPTURE_PAGE_WAIT_MS;
+    let target: TargetInfo | undefined;
+    while (!target) {
+      const { targetInfos } = await cdp.send<{ targetInfos: TargetInfo[] }>('Target.getTargets');
+      target = targetInfos.find((t) => t.url.endsWith(`/${CAPTURE_PAGE}`));
+      if (target) break;
+      if (performance.now() > end) throw new Error('the sound extension\'s capturing page did not open');
+      await new Promise((r) => setTimeout(r, CAPTURE_PAGE_POLL_MS));
+    }
+    const { sessionId } = await cdp.send<{ sessionId: string }>('Target.attachToTarget', { targetId: target.targetId, flatten: true });
+    await cdp.send('Runtime.addBinding', { name: SOUND_BINDING }, sessionId);
+    // The target is listed before its script ran.
+    for (;;) {
+      const r = await cdp.send<{ result: { value?: unknown } }>('Runtime.evaluate', { expression: 'typeof forgeCapture', returnByValue: true }, sessionId);
+      if (r.result.value === 'function') break;
+      if (performance.now() > end) throw new Error('the sound extension\'s capturing page did not load');
+      await new Promise((r) => setTimeout(r, CAPTURE_PAGE_POLL_MS));
+    }
+    this.session = sessionId;
+  }
+
+  private async inCapture(expression: string): Promise<void> {
+    if (!this.cdp || !this.session) throw new Error('the sound extension\'s capturing page is not open');
+    const r = await this.cdp.send<{ exceptionDetails?: { exception?: { description?: string }; text: string } }>('Runtime.evaluate', { expression, awaitPromise: true, returnByValue: true }, this.session);
+    if (r.exceptionDetails) throw new Error(r.exceptionDetails.exception?.description ?? r.exceptionDetails.text);
+  }
+
+  private async closeCapturePage(): Promise<void> {
+    this.session = undefined;
+    const w = await this.extensionWorker();
+    await w.evaluate(() => (globalThis as unknown as { forgeOffscreen(open: boolean): Promise<boolean> }).forgeOffscreen(false));
   }
 
   private async extensionWorker(): Promise<Worker> {
@@ -78,62 +137,35 @@ export class HostSound {
     return this.context.waitForEvent('serviceworker', { predicate: (w) => w.url().endsWith('/sound.js'), timeout: EXTENSION_WAIT_MS });
   }
 
-  /** The target ids of the tabs playing sound now (muted or not). */
+  /** The target ids of the tabs playing sound now (every tab is muted in the host; this is what they play). */
   async audible(): Promise<string[]> {
     const w = await this.extensionWorker();
     return w.evaluate(() => (globalThis as unknown as { forgeAudible(): Promise<string[]> }).forgeAudible());
   }
 
-  private startCapture(): void {
-    if (this.parec || !this.sink.alive) return;
-    const child = spawn(SETPRIV_BINARY, [
-      '--pdeathsig', 'SIGKILL', '--', PAREC_BINARY,
-      '--raw', '--format=s16le', `--rate=${SINK_RATE_HZ}`, `--channels=${SINK_CHANNELS}`,
-      `--latency-msec=${CAPTURE_LATENCY_MS}`, '-d', `${SINK_NAME}.monitor`,
-    ], { detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...this.sink.clientEnv() } });
-    this.parec = child;
-    child.on('error', () => { /* exit follows */ });
-    let stderr = '';
-    child.stderr!.on('data', (d: Buffer) => { stderr = (stderr + d.toString()).slice(-1000); });
-    child.stdout!.on('data', (d: Buffer) => this.pcm(d));
-    child.once('exit', (code, signal) => {
-      if (this.parec === child) this.parec = undefined;
-      if (!this.closed && this.current && child.killed === false) log.warn({ code, signal, stderr: stderr.trim() }, 'the sound capture ended; the tab plays silent until control is taken again');
-    });
-  }
-
-  private stopCapture(): void {
-    const c = this.parec;
-    this.parec = undefined;
-    if (!c?.pid) return;
-    try { process.kill(-c.pid, 'SIGKILL'); } catch { /* already gone */ }
-  }
-
-  private pcm(d: Buffer): void {
-    const l = this.current;
-    if (!l || performance.now() < this.settleUntil) return;
-    this.pending = this.pending.length ? Buffer.concat([this.pending, d]) : d;
-    while (this.pending.length >= AUDIO_PACKET_BYTES) {
-      const chunk = this.pending.subarray(0, AUDIO_PACKET_BYTES);
-      this.pending = this.pending.subarray(AUDIO_PACKET_BYTES);
-      // Silence (a tab that plays nothing, or a page that muted itself) is not sent.
-      if (silent(chunk)) continue;
-      const out = new Uint8Array(AUDIO_HEADER_BYTES + AUDIO_PACKET_BYTES);
-      writeAudioHeader(new DataView(out.buffer), { channels: SINK_CHANNELS, frame: l.frame, seq: this.seq++, rate: SINK_RATE_HZ, stamp: Date.now() % 2 ** 32 });
-      out.set(chunk, AUDIO_HEADER_BYTES);
-      this.send(l.viewer, out);
+  /** One binding call: "<targetId> <rate> <base64 PCM>". */
+  private packet(payload: string): void {
+    const sp1 = payload.indexOf(' ');
+    const sp2 = payload.indexOf(' ', sp1 + 1);
+    if (sp1 < 0 || sp2 < 0) return;
+    const h = this.heard.get(payload.slice(0, sp1));
+    if (!h) return;
+    const rate = Number(payload.slice(sp1 + 1, sp2));
+    const pcm = Buffer.from(payload.slice(sp2 + 1), 'base64');
+    if (pcm.length !== AUDIO_PACKET_BYTES || !Number.isInteger(rate) || rate <= 0) {
+      log.warn({ bytes: pcm.length, rate }, 'a sound packet of the wrong shape was dropped');
+      return;
     }
+    const out = new Uint8Array(AUDIO_HEADER_BYTES + AUDIO_PACKET_BYTES);
+    writeAudioHeader(new DataView(out.buffer), { channels: SINK_CHANNELS, frame: h.l.frame, seq: h.seq++, rate, stamp: Date.now() % 2 ** 32 });
+    out.set(pcm, AUDIO_HEADER_BYTES);
+    this.send(h.l.viewer, out);
   }
 
   close(): void {
     this.closed = true;
-    this.current = null;
-    this.stopCapture();
+    this.heard.clear();
+    this.session = undefined;
+    void this.cdp?.close();
   }
-}
-
-/** Whether every sample is zero: the null sink's monitor gives exact zeros when no tab plays. */
-function silent(chunk: Buffer): boolean {
-  for (let i = 0; i < chunk.length; i++) if (chunk[i] !== 0) return false;
-  return true;
 }

@@ -6,6 +6,7 @@
  * driver's request rule (`blockedRequestPatterns`) stops a page reaching the same by itself.
  */
 import { ForgeError } from '../../shared/errors.js';
+import { SOUND_EXTENSION_ID } from '../../workers/cdp/sound-extension.js';
 
 export interface UrlPolicy {
   /** `[agent] allow_file_urls` in forge.toml. */
@@ -62,4 +63,12 @@ export function blockedRequestPatterns(policy: UrlPolicy): Array<{ urlPattern: s
   const patterns = [`*:${policy.cdpPort}/*`, ...BROWSER_SCHEMES.map((s) => `${s}*`)];
   if (!policy.allowFileUrls) patterns.push('file:*');
   return patterns.map((urlPattern) => ({ urlPattern }));
+}
+
+/** forge's own sound extension's files: its capturing page loads them; no page can (none is web-accessible). */
+const OWN_EXTENSION_ORIGIN = `chrome-extension://${SOUND_EXTENSION_ID}/`;
+
+/** Whether the browser-wide request rule fails this request: what `urlRefusal` refuses, but for forge's own extension's files. */
+export function requestBlocked(url: string, policy: UrlPolicy): boolean {
+  return !url.startsWith(OWN_EXTENSION_ORIGIN) && urlRefusal(url, policy) !== undefined;
 }

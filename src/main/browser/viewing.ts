@@ -115,8 +115,6 @@ export class BrowserViewing {
   private nextFrameId = 1;
   /** Each host's sound capture, made when one of its tabs first has a controller. */
   private sounds = new Map<BrowserHost, HostSound>();
-  /** When each tab's controller took the role, by page id: a host plays the newest one's tab. */
-  private controlSince = new Map<string, number>();
   /** The target ids of each profile's tabs that play sound, as last asked. */
   private audible = new Map<string, Set<string>>();
   private audiblePoll?: NodeJS.Timeout;
@@ -420,7 +418,7 @@ export class BrowserViewing {
     if (!host?.alive || !host.audio || !p.driver) return undefined;
     let sound = this.sounds.get(host);
     if (!sound) {
-      const made = new HostSound(host.audio, p.driver.context, (viewer, data) => this.hub.post({ t: 'send_audio', viewer, data }, [data.buffer as ArrayBuffer]));
+      const made = new HostSound(host.wsEndpoint, p.driver.context, (viewer, data) => this.hub.post({ t: 'send_audio', viewer, data }, [data.buffer as ArrayBuffer]));
       this.sounds.set(host, made);
       host.onExit(() => { made.close(); this.sounds.delete(host); this.audible.delete(p.key); });
       sound = made;
@@ -450,7 +448,7 @@ export class BrowserViewing {
     const w = this.state(v).watch;
     if (!w) throw new ForgeError('bad_request', 'attach to a tab before taking control');
     const held = this.controllers.get(w.tab.pageId) === v.id;
-    if (m.take) { this.controllers.set(w.tab.pageId, v.id); this.controlSince.set(w.tab.pageId, performance.now()); }
+    if (m.take) this.controllers.set(w.tab.pageId, v.id);
     else if (held) this.controllers.delete(w.tab.pageId);
     if (m.take !== held && w.tab.owner) this.hub.acted(v, w.tab.owner, m.take ? 'took control' : 'released control', `tab ${w.tab.number}${w.tab.title ? ` "${w.tab.title}"` : ''}`);
     await this.relayout(w.tab);
@@ -458,22 +456,21 @@ export class BrowserViewing {
   }
 
   /**
-   * The host's sound follows the role: the tab whose controller took it last plays, to that
-   * controller only; with no controller on the host, every tab is muted and nothing records.
+   * The host's sound follows the role: each controller hears the tab it controls, to that
+   * controller only; a tab nobody controls is not captured.
    */
   private soundFollows(p: ProfileBrowser): void {
     const host = p.host;
     if (!host?.alive || !host.audio || !p.driver) return;
-    let best: { l: Listener; since: number } | undefined;
+    const heard: Listener[] = [];
     for (const s of this.viewers.values()) {
       const w = s.watch;
       if (w?.profile !== p || this.controllers.get(w.tab.pageId) !== s.info.id) continue;
-      const since = this.controlSince.get(w.tab.pageId) ?? 0;
-      if (!best || since > best.since) best = { l: { targetId: w.tab.targetId, frame: this.frameId(w.tab), viewer: s.info.id }, since };
+      heard.push({ targetId: w.tab.targetId, frame: this.frameId(w.tab), viewer: s.info.id });
     }
-    if (!best && !this.sounds.has(host)) return;
+    if (heard.length === 0 && !this.sounds.has(host)) return;
     const sound = this.soundOf(p);
-    sound?.listen(best?.l ?? null).catch((e: Error) => log.warn({ profile: p.key, err: e.message }, 'the tab\'s sound could not be switched'));
+    sound?.listen(heard).catch((e: Error) => log.warn({ profile: p.key, err: e.message }, 'the tab\'s sound could not be switched'));
   }
 
   private controllerWatch(v: ViewerInfo, what: string): Watch {

@@ -1,7 +1,8 @@
 /**
  * A host's audio sink: a PulseAudio daemon of its own with one null sink, which Chromium plays
- * into instead of being muted. Nothing reaches a loudspeaker; the sink's monitor is what the
- * host's sound capture (main/browser/sound.ts) records.
+ * into instead of being muted: the audio service keeps a real device's clock and format, and
+ * nothing reaches a loudspeaker. The sound a controller hears is each tab's own capture (see
+ * sound-extension.ts), not the sink's mix.
  *
  * The daemon runs with no system configuration (`-n`, the modules below only), never exits by
  * itself (`--exit-idle-time=-1`), keeps every file (socket, pid, cookie) in a runtime directory
@@ -13,7 +14,6 @@ import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 export const PULSEAUDIO_BINARY = process.env.FORGE_PULSEAUDIO ?? '/usr/bin/pulseaudio';
-export const PAREC_BINARY = '/usr/bin/parec';
 const SETPRIV_BINARY = '/usr/bin/setpriv';
 
 /** The null sink's name; its monitor source is `<name>.monitor`. */
@@ -24,6 +24,11 @@ export const SINK_RATE_HZ = 48_000;
 export const SINK_CHANNELS = 2;
 /** Poll period while waiting for the daemon's socket, ms. */
 const SOCKET_POLL_MS = 20;
+
+/** The daemon's settings: its default rate is what Chromium opens its streams and tab captures at. */
+function daemonConf(): string {
+  return `default-sample-rate = ${SINK_RATE_HZ}\ndefault-sample-channels = ${SINK_CHANNELS}\ndefault-sample-format = s16le\n`;
+}
 
 /** The daemon's whole configuration: a null sink at forge's format and the native protocol on a socket in the runtime dir. */
 function script(socket: string): string {
@@ -60,6 +65,8 @@ export class AudioSink {
     const socket = join(this.runtimeDir, 'native');
     const configFile = join(this.runtimeDir, 'forge.pa');
     writeFileSync(configFile, script(socket));
+    const daemonFile = join(this.runtimeDir, 'daemon.conf');
+    writeFileSync(daemonFile, daemonConf());
     const child = spawn(SETPRIV_BINARY, [
       '--pdeathsig', 'SIGTERM', '--', PULSEAUDIO_BINARY,
       '--daemonize=no', '--exit-idle-time=-1', '--use-pid-file=no', '--system=no', '--disallow-exit',
@@ -67,7 +74,7 @@ export class AudioSink {
     ], {
       detached: true,
       stdio: ['ignore', 'ignore', 'pipe'],
-      env: { ...process.env, HOME: this.runtimeDir, XDG_RUNTIME_DIR: this.runtimeDir, XDG_CONFIG_HOME: this.runtimeDir, PULSE_RUNTIME_PATH: this.runtimeDir, PULSE_STATE_PATH: this.runtimeDir },
+      env: { ...process.env, PULSE_CONFIG: daemonFile, HOME: this.runtimeDir, XDG_RUNTIME_DIR: this.runtimeDir, XDG_CONFIG_HOME: this.runtimeDir, PULSE_RUNTIME_PATH: this.runtimeDir, PULSE_STATE_PATH: this.runtimeDir },
     });
     this.child = child;
     child.on('error', () => { /* exit follows */ });

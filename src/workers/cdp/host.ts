@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { ForgeError, displayExitedSentence, hostExitedSentence } from '../../shared/errors.js';
 import { HOST_START_TIMEOUT_MS } from '../../shared/limits.js';
 import { AudioSink } from './audio-sink.js';
-import { writeSoundExtension } from './sound-extension.js';
+import { SOUND_EXTENSION_ID, writeSoundExtension } from './sound-extension.js';
 import { makeHostTmp, removeHostTmp } from './host-tmp.js';
 
 export const CHROMIUM_BINARY = process.env.FORGE_CHROMIUM ?? '/usr/lib/chromium/chromium';
@@ -90,11 +90,11 @@ const PORT_POLL_MS = 25;
 /**
  * Chromium's switches for a host: headful on Xvfb, quiet on a closed network, never backgrounded.
  * With `soundExtension` (the host has an audio sink) the page's sound plays and only that
- * extension loads; without, the browser is muted and loads none.
+ * extension loads, allowed to capture a tab without a press on it; without, the browser is muted and loads none.
  */
 export function chromiumArgs(userDataDir: string, soundExtension?: string): string[] {
   const sound = soundExtension
-    ? [`--disable-extensions-except=${soundExtension}`, `--load-extension=${soundExtension}`]
+    ? [`--disable-extensions-except=${soundExtension}`, `--load-extension=${soundExtension}`, `--allowlisted-extension-id=${SOUND_EXTENSION_ID}`]
     : ['--mute-audio', '--disable-extensions'];
   return [
     ...sound,
