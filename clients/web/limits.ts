@@ -31,12 +31,23 @@ export const NOTICE_MS = 6_000;
 export const FRAME_REPORT_MS = 250;
 
 /**
- * The page sound's jitter buffer, ms: how far ahead of the speaker the first packet is scheduled.
- * Packets are 20 ms; on loopback they arrive within a few ms of each other, over a phone link
- * 20–40 ms apart in bursts. 60 ms rides out a burst of two late packets and stays well inside
- * the 150 ms page-to-speaker budget.
+ * The page sound's jitter buffer at the start of a sound, ms: how far ahead of the speaker its
+ * first packet is scheduled. Packets are 20 ms; on loopback and a calm LAN they arrive within a
+ * few ms of each other, so one packet's worth is enough and keeps the sound within 80 ms of its
+ * picture (it reaches the socket ~30–40 ms after the picture of the same moment).
  */
-export const SOUND_JITTER_MS = 60;
+export const SOUND_JITTER_START_MS = 20;
+/** What one late packet adds to the buffer, ms: a packet's length. */
+export const SOUND_JITTER_STEP_MS = 20;
+/** The buffer's ceiling, ms: a phone link's bursts come 20–40 ms apart; past this the sound is too late to belong to its picture. */
+export const SOUND_JITTER_MAX_MS = 100;
+/** A calm spell that takes one step off the buffer again, ms. */
+export const SOUND_JITTER_CALM_MS = 10_000;
+/**
+ * A gap between packets longer than this is the page going quiet (silence is not sent), not a
+ * late packet, ms: the next sound starts afresh without growing the buffer.
+ */
+export const SOUND_GAP_MS = 120;
 /** Scheduled sound past this much ahead, ms, is dropped and the buffer restarts: a link that stalled plays late audio never. */
 export const SOUND_BACKLOG_MAX_MS = 250;
 /** How long after its last packet a tab still counts as playing sound here, ms. */

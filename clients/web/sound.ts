@@ -5,7 +5,8 @@
  * press, as browsers allow sound only after a gesture; mute is this client's own.
  */
 import { AUDIO_HEADER_BYTES, readAudioHeader } from '../../src/shared/protocol.js';
-import { SOUND_BACKLOG_MAX_MS, SOUND_HEARD_MS, SOUND_JITTER_MS } from './limits.js';
+import { SOUND_HEARD_MS } from './limits.js';
+import { JitterBuffer } from './jitter.js';
 
 export class PageSound {
   muted = false;
@@ -13,8 +14,8 @@ export class PageSound {
   readonly counts = { played: 0, dropped: 0 };
   private ctx: AudioContext | null = null;
   private gain: GainNode | null = null;
-  /** The AudioContext time the next packet starts at; 0 when the buffer is empty. */
-  private nextAt = 0;
+  /** When each packet plays: a buffer that starts small and grows on a rough link. */
+  readonly jitter = new JitterBuffer();
   private frame: number | undefined;
   private quietTimer: number | undefined;
   private wasHeard = false;
@@ -37,7 +38,7 @@ export class PageSound {
   show(frame: number | undefined): void {
     if (frame === this.frame) return;
     this.frame = frame;
-    this.nextAt = 0;
+    this.jitter.reset();
     this.setHeard(false);
   }
 
@@ -61,14 +62,10 @@ export class PageSound {
       const out = ab.getChannelData(c);
       for (let i = 0; i < frames; i++) out[i] = pcm[i * h.channels + c]! / 32768;
     }
-    const now = ctx.currentTime;
-    // An empty (or run-dry) buffer starts a jitter's worth ahead; a backlog past the bound restarts it.
-    if (this.nextAt < now || this.nextAt - now > SOUND_BACKLOG_MAX_MS / 1000) this.nextAt = now + SOUND_JITTER_MS / 1000;
     const src = ctx.createBufferSource();
     src.buffer = ab;
     src.connect(this.gain);
-    src.start(this.nextAt);
-    this.nextAt += ab.duration;
+    src.start(this.jitter.schedule(ctx.currentTime, ab.duration));
     // The first packet that really plays redraws the mark (it may already say heard).
     if (++this.counts.played === 1) this.onHeard(true);
   }
