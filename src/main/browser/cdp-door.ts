@@ -8,7 +8,7 @@ import type { BrowserSurface } from './surface.js';
 import { refuseNotYours } from './tabs.js';
 import { PageCdpLink } from './cdp-page.js';
 import { SeatCdpLink } from './cdp-seat.js';
-import type { LinkContext } from './cdp-link.js';
+import type { LinkContext, RawCdpLink } from './cdp-link.js';
 import { parseSeat, type Seat } from '../seat.js';
 import { log } from '../logging.js';
 import { CDP_CLOSE_FORBIDDEN, CDP_CLOSE_GOING_AWAY, CDP_CLOSE_NO_TAB, CDP_CLOSE_TRY_AGAIN, closeReason, type CdpFromRelay, type CdpToRelay } from '../../workers/relay/cdp-protocol.js';
@@ -20,7 +20,7 @@ export interface CdpDoorDeps {
   profileFor(seat: Seat): string;
 }
 
-interface Open { link: PageCdpLink | SeatCdpLink; profile: ProfileBrowser }
+interface Open { link: RawCdpLink; profile: ProfileBrowser }
 
 export class CdpDoor {
   private open = new Map<number, Open>();

@@ -4,7 +4,7 @@
  */
 import type { Logger } from 'pino';
 import type { ProfileBrowser } from './profile.js';
-import { CDP_SERVER_ERROR, type CdpAnswer, type CdpError, type CdpMessage } from './cdp-upstream.js';
+import { CDP_SERVER_ERROR, type CdpAnswer, type CdpError, type CdpMessage, type CdpUpstream } from './cdp-upstream.js';
 import type { Tab } from './tabs.js';
 
 /** How often one socket's traffic marks its tab used, ms: every message is use, but the budget needs it once a second at most. */
@@ -20,6 +20,36 @@ export interface LinkContext {
   log: Logger;
   send(text: string): void;
   end(code: number, reason: string): void;
+}
+
+/**
+ * One raw CDP socket on the main thread, page or seat: it ends once, either by its client
+ * (`closed`) or by forge (`end`, which tells the client why), and its browser connection goes
+ * with it either way.
+ */
+export abstract class RawCdpLink {
+  protected upstream?: CdpUpstream;
+  protected ended = false;
+
+  constructor(protected readonly ctx: LinkContext) {}
+
+  abstract start(): void;
+  abstract message(text: string): void;
+  /** The profile's tabs changed. */
+  abstract changed(): void;
+
+  /** The client closed its socket. */
+  closed(): void {
+    this.ended = true;
+    void this.upstream?.close();
+  }
+
+  end(code: number, reason: string): void {
+    if (this.ended) return;
+    this.ended = true;
+    this.ctx.end(code, reason);
+    void this.upstream?.close();
+  }
 }
 
 /** A command a client sent: its id and method checked, its params an object. */

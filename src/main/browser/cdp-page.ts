@@ -6,7 +6,7 @@
  */
 import type { Tab } from './tabs.js';
 import { CdpUpstream, type CdpAnswer, type CdpMessage } from './cdp-upstream.js';
-import { answerHeldDialog, answerText, parseCommand, refusal, UseMarks, type ClientCommand, type LinkContext } from './cdp-link.js';
+import { answerHeldDialog, answerText, parseCommand, RawCdpLink, refusal, UseMarks, type ClientCommand, type LinkContext } from './cdp-link.js';
 import { CDP_CLOSE_GOING_AWAY, CDP_CLOSE_INTERNAL, CDP_CLOSE_NO_TAB, CDP_CLOSE_TOO_BIG } from '../../workers/relay/cdp-protocol.js';
 
 /**
@@ -24,8 +24,7 @@ const PAGE_TARGET_METHODS = new Set(['Target.setAutoAttach', 'Target.detachFromT
 
 const uses = new UseMarks();
 
-export class PageCdpLink {
-  private upstream?: CdpUpstream;
+export class PageCdpLink extends RawCdpLink {
   /** The flat session on the tab's current target; undefined while the tab has no page attached. */
   private sessionId?: string;
   private targetId?: string;
@@ -38,24 +37,10 @@ export class PageCdpLink {
   private inflight = new Set<ClientCommand>();
   /** Domains the client enabled: enabled again on a rebuilt page, so its events keep coming. */
   private enabled = new Map<string, Record<string, unknown>>();
-  private ended = false;
 
-  constructor(private readonly ctx: LinkContext, private readonly tab: Tab) {}
+  constructor(ctx: LinkContext, private readonly tab: Tab) { super(ctx); }
 
   start(): void { void this.attach(); }
-
-  /** The client closed its socket. */
-  closed(): void {
-    this.ended = true;
-    void this.upstream?.close();
-  }
-
-  end(code: number, reason: string): void {
-    if (this.ended) return;
-    this.ended = true;
-    this.ctx.end(code, reason);
-    void this.upstream?.close();
-  }
 
   private get name(): string { return `tab ${this.tab.number} (${this.tab.pageId})`; }
   private tabGone(): boolean { return this.ctx.profile.tabs.get(this.tab.pageId) !== this.tab; }

@@ -7,14 +7,14 @@
  * settings) is refused in CDP's error shape, naming why.
  */
 import { CdpUpstream, type CdpMessage } from './cdp-upstream.js';
-import { answerHeldDialog, answerText, parseCommand, refusal, UseMarks, type ClientCommand, type LinkContext } from './cdp-link.js';
+import { answerHeldDialog, answerText, parseCommand, RawCdpLink, refusal, UseMarks, type ClientCommand } from './cdp-link.js';
 import type { Tab } from './tabs.js';
 import { urlRefusal } from './url-policy.js';
 import { CDP_QUEUE_MAX_BYTES, CDP_QUEUE_MAX_MESSAGES } from './cdp-page.js';
 import { CDP_CLOSE_GOING_AWAY, CDP_CLOSE_INTERNAL, CDP_CLOSE_TOO_BIG } from '../../workers/relay/cdp-protocol.js';
 
 /** Browser-level commands passed to the browser as they are: they read, and reach no seat's tab. */
-const PASSED = new Set(['Browser.getVersion', 'Target.getTargetInfo', 'Target.getTargets', 'Target.attachToTarget', 'Target.detachFromTarget', 'Target.activateTarget', 'Browser.getWindowForTarget']);
+const PASSED = new Set(['Browser.getVersion', 'Target.getBrowserContexts', 'Target.getTargetInfo', 'Target.getTargets', 'Target.attachToTarget', 'Target.detachFromTarget', 'Target.activateTarget', 'Browser.getWindowForTarget']);
 /** Commands a session (a tab of the seat) may not send: they reach past the tab. */
 const SESSION_REFUSED_DOMAINS = new Set(['Browser']);
 const SESSION_TARGET_METHODS = new Set(['Target.setAutoAttach', 'Target.detachFromTarget', 'Target.getTargetInfo', 'Target.activateTarget']);
@@ -23,8 +23,7 @@ const uses = new UseMarks();
 
 interface Session { targetId: string; parent?: string }
 
-export class SeatCdpLink {
-  private upstream?: CdpUpstream;
+export class SeatCdpLink extends RawCdpLink {
   private ready = false;
   private queue: string[] = [];
   private queuedBytes = 0;
@@ -33,9 +32,12 @@ export class SeatCdpLink {
   /** Targets being attached now, so a tab is attached once. */
   private attaching = new Map<string, Promise<void>>();
   private autoAttach = false;
-  private ended = false;
-
-  constructor(private readonly ctx: LinkContext) {}
+  /** Target.setDiscoverTargets is on: the client hears targetCreated/Destroyed/InfoChanged for the seat's own tabs. */
+  private discover = false;
+  /** The seat's tabs the client was told exist (Target.targetCreated), by target id. */
+  private announced = new Set<string>();
+  /** Announcements being made now, so a tab is announced once. */
+  private announcing = new Map<string, Promise<void>>();
 
   /** The seat's endpoint is a real need: the host starts for it; messages wait meanwhile. */
   start(): void {
@@ -57,18 +59,6 @@ export class SeatCdpLink {
     });
   }
 
-  closed(): void {
-    this.ended = true;
-    void this.upstream?.close();
-  }
-
-  end(code: number, reason: string): void {
-    if (this.ended) return;
-    this.ended = true;
-    this.ctx.end(code, reason);
-    void this.upstream?.close();
-  }
-
   private ownTab(targetId: unknown): Tab | undefined {
     const t = typeof targetId === 'string' ? this.ctx.profile.tabs.byTarget(targetId) : undefined;
     return t && t.owner === this.ctx.seat ? t : undefined;
@@ -82,10 +72,41 @@ export class SeatCdpLink {
     return `target ${t.targetId} is tab ${t.number} (${t.pageId}), ${t.owner ? `which belongs to ${t.owner}` : 'the host\'s boot tab'}; this endpoint drives ${seat}'s tabs only`;
   }
 
-  /** The profile's tabs changed: with auto-attach on, the client is attached to every loaded tab the seat owns now. */
+  /**
+   * The profile's tabs changed: with discovery on, the client hears of every loaded tab the seat
+   * owns now and of each it no longer has; with auto-attach on, it is attached to each.
+   */
   changed(): void {
-    if (!this.ready || this.ended || !this.autoAttach) return;
-    for (const tab of this.ctx.profile.tabs.ownedBy(this.ctx.seat)) if (!tab.unloaded) void this.attachTab(tab);
+    if (!this.ready || this.ended) return;
+    const own = this.ctx.profile.tabs.ownedBy(this.ctx.seat).filter((t) => !t.unloaded);
+    if (this.discover) {
+      for (const tab of own) void this.announce(tab);
+      const live = new Set(own.map((t) => t.targetId));
+      for (const targetId of this.announced) if (!live.has(targetId)) this.unannounce(targetId);
+    }
+    if (this.autoAttach) for (const tab of own) void this.attachTab(tab);
+  }
+
+  /** Tells a discovering client the seat's tab exists, with the browser's own facts about its target. */
+  private announce(tab: Tab): Promise<void> {
+    const targetId = tab.targetId;
+    if (!this.discover || this.announced.has(targetId)) return Promise.resolve();
+    let a = this.announcing.get(targetId);
+    if (!a) {
+      a = this.upstream!.send('Target.getTargetInfo', { targetId }).then((r) => {
+        if (this.ended || !this.discover || this.announced.has(targetId) || !('result' in r) || !this.ownTab(targetId)) return;
+        this.announced.add(targetId);
+        this.ctx.send(JSON.stringify({ method: 'Target.targetCreated', params: { targetInfo: r.result.targetInfo } }));
+      }).finally(() => this.announcing.delete(targetId));
+      this.announcing.set(targetId, a);
+    }
+    return a;
+  }
+
+  /** The client was told of a target that is no longer the seat's tab (closed, or handed back as the host's boot tab). */
+  private unannounce(targetId: string): void {
+    if (!this.announced.delete(targetId)) return;
+    this.ctx.send(JSON.stringify({ method: 'Target.targetDestroyed', params: { targetId } }));
   }
 
   private attachTab(tab: Tab): Promise<void> {
@@ -147,6 +168,19 @@ export class SeatCdpLink {
     const seat = this.ctx.seat;
     const targetId = c.params.targetId;
     switch (c.method) {
+      case 'Target.setDiscoverTargets': {
+        // The browser's discovery, on this socket's own connection; its events are filtered to the seat's tabs (event()).
+        const on = c.params.discover === true;
+        const was = this.discover;
+        // On before the browser's own announcements arrive: they come ahead of its answer, as clients expect.
+        this.discover = on;
+        const a = await this.upstream!.send('Target.setDiscoverTargets', { discover: on });
+        if ('error' in a) { this.discover = was; this.ctx.send(answerText(c, a)); return; }
+        if (on) await Promise.all(p.tabs.ownedBy(seat).filter((t) => !t.unloaded).map((t) => this.announce(t)));
+        else this.announced.clear();
+        this.ctx.send(answerText(c, { result: {} }));
+        return;
+      }
       case 'Target.setAutoAttach':
         this.autoAttach = c.params.autoAttach === true;
         if (this.autoAttach) await Promise.all(p.tabs.ownedBy(seat).filter((t) => !t.unloaded).map((t) => this.attachTab(t)));
@@ -159,6 +193,8 @@ export class SeatCdpLink {
         const why = url ? urlRefusal(url, p.urlPolicy()) : undefined;
         if (why) { this.ctx.send(refusal(c, why)); return; }
         const tab = await p.openTab(seat, driver);
+        // A client waits for its new target's targetCreated (and its attach) before it uses it.
+        await this.announce(tab);
         if (this.autoAttach) await this.attachTab(tab);
         if (url && url !== 'about:blank') void tab.page.goto(url).catch(() => undefined);
         this.ctx.log.info({ event: 'cdp_target_created', pageId: tab.pageId, tab: tab.number }, 'raw CDP: the seat opened a tab');
@@ -220,11 +256,25 @@ export class SeatCdpLink {
         this.ctx.send(JSON.stringify(m));
         return;
       }
-      case 'Target.targetCrashed':
-      case 'Target.targetInfoChanged':
+      case 'Target.targetCreated': {
+        // Discovery's own announcement: passed for a tab the seat owns now; a tab it gains later is announced by changed().
+        const t = (params.targetInfo as { targetId: string }).targetId;
+        if (!this.discover || this.announced.has(t) || !this.ownTab(t)) return;
+        this.announced.add(t);
+        this.ctx.send(JSON.stringify(m));
+        return;
+      }
       case 'Target.targetDestroyed': {
+        const t = String(params.targetId);
+        const held = [...this.sessions.values()].some((s) => s.targetId === t);
+        // With discovery on, what the client was told of decides; else the sessions it holds do.
+        if (this.announced.delete(t) || (held && !this.discover)) this.ctx.send(JSON.stringify(m));
+        return;
+      }
+      case 'Target.targetCrashed':
+      case 'Target.targetInfoChanged': {
         const t = (params.targetInfo as { targetId?: string } | undefined)?.targetId ?? params.targetId;
-        if ([...this.sessions.values()].some((s) => s.targetId === t)) this.ctx.send(JSON.stringify(m));
+        if ((typeof t === 'string' && this.announced.has(t)) || [...this.sessions.values()].some((s) => s.targetId === t)) this.ctx.send(JSON.stringify(m));
         return;
       }
     }

@@ -8,7 +8,7 @@ import { ForgeError } from '../../shared/errors.js';
 import { DRIVER_ATTACH_TIMEOUT_MS, DEFAULT_PAGE_WIDTH, DEFAULT_PAGE_HEIGHT } from '../../shared/limits.js';
 import type { BrowserHost } from '../../workers/cdp/host.js';
 import { PARK_LEFT } from '../../workers/cdp/windows.js';
-import { PAGE_INIT_SCRIPT } from './init-script.js';
+import { OPEN_REFUSED_BINDING, PAGE_INIT_SCRIPT, type OpenRefusal, type OpenRule } from './init-script.js';
 import { blockedRequestPatterns, requestBlocked, type UrlPolicy } from './url-policy.js';
 
 /** Attach attempts before the host is named and ended: the first bound, then one fresh driver. */
@@ -24,6 +24,17 @@ export type NewPageListener = (page: Page, targetId: string, opener: PageOpener 
 export interface PageOpener { targetId: string; severed: boolean }
 interface TargetFacts { targetId: string; openerId?: string; canAccessOpener?: boolean }
 
+/** Longest text of a refused open's address forge repeats, characters: a page chooses it. */
+const REFUSED_URL_MAX_CHARS = 200;
+const OPEN_RULES: ReadonlySet<string> = new Set<OpenRule>(['cross-origin-frame', 'frame-other-origin', 'second-cross-site']);
+
+/** A window.open the page script refused, as its frame reported it; undefined for anything else a page sends that name. */
+function readRefusal(frameUrl: string, arg: unknown): OpenRefusal | undefined {
+  const a = arg as Partial<OpenRefusal> | null;
+  if (!a || typeof a !== 'object' || typeof a.rule !== 'string' || !OPEN_RULES.has(a.rule)) return undefined;
+  return { rule: a.rule as OpenRule, url: String(a.url ?? '').slice(0, REFUSED_URL_MAX_CHARS), frame: frameUrl.slice(0, REFUSED_URL_MAX_CHARS) };
+}
+
 function openerOf(info: TargetFacts): PageOpener | undefined {
   return info.openerId ? { targetId: info.openerId, severed: info.canAccessOpener === false } : undefined;
 }
@@ -34,6 +45,7 @@ export class Driver {
   private waiting = new Map<string, (p: Page) => void>();
   private listener: NewPageListener = () => undefined;
   private popupListener: (targetId: string, openerId: string) => void = () => undefined;
+  private refusedListener: (page: Page, refusal: OpenRefusal) => void = () => undefined;
   private sessions = new WeakMap<Page, CDPSession>();
 
   private constructor(readonly browser: Browser, readonly context: BrowserContext, readonly cdp: CDPSession) {}
@@ -48,6 +60,10 @@ export class Driver {
         const cdp = await browser.newBrowserCDPSession();
         const driver = new Driver(browser, context, cdp);
         await context.addInitScript(PAGE_INIT_SCRIPT);
+        await context.exposeBinding(OPEN_REFUSED_BINDING, (source, arg: unknown) => {
+          const r = readRefusal(source.frame.url(), arg);
+          if (r) driver.refusedListener(source.page, r);
+        });
         context.on('page', (page) => driver.pageArrived(page));
         // Popups are announced here long before the driver has prepared their page.
         cdp.on('Target.targetCreated', (e: { targetInfo: { type: string; targetId: string; openerId?: string } }) => {
@@ -91,6 +107,9 @@ export class Driver {
 
   /** A page target opened by another page was created; its page is prepared later. */
   onPopupCreated(cb: (targetId: string, openerId: string) => void): void { this.popupListener = cb; }
+
+  /** A page's window.open was refused by one of the popup rules (init-script.ts) and answered null. */
+  onOpenRefused(cb: (page: Page, refusal: OpenRefusal) => void): void { this.refusedListener = cb; }
 
   /** Opens a tab in a window of its own and answers with it once the driver holds it. */
   async openWindowTab(): Promise<{ page: Page; targetId: string }> {

@@ -2,9 +2,28 @@
  * The script every page starts with, popups and frames included, before any page script:
  * - no WebAuthn: PublicKeyCredential is undefined, so sites fall back to a password;
  * - an agent's page stays a visible, focused page to its scripts even when nobody watches;
- * - window.open opens a window of its own (one window per tab, so every tab can be painted).
+ * - window.open opens a window of its own (one window per tab, so every tab can be painted);
+ * - the spec's popup rules: a subframe's window.open answers null for every web address but the
+ *   top frame's own origin, a cross-origin subframe's for every address, and a second popup at
+ *   another site from the same page answers null (and never commits) while the first is live.
+ *   Each refusal is told to forge through OPEN_REFUSED_BINDING, for the tab's owner to read.
  */
+
+/** The page-side name of forge's binding that hears a refused window.open: its argument is `OpenRefusal`. */
+export const OPEN_REFUSED_BINDING = '__forgeOpenRefused';
+
+/** Which popup rule refused a window.open. */
+export type OpenRule = 'cross-origin-frame' | 'frame-other-origin' | 'second-cross-site';
+export interface OpenRefusal { rule: OpenRule; url: string; frame: string }
+
 export const PAGE_INIT_SCRIPT = `(() => {
+  // A site as the popup rule counts it: the scheme and the host's last two labels (an IP address whole).
+  // Without the public suffix list a.co.uk and b.co.uk count as one site, so such a pair is let through.
+  const siteOf = (u) => {
+    const h = u.hostname || '';
+    const ip = /^[0-9.]+$/.test(h) || h.includes(':');
+    return u.protocol + '//' + (ip ? h : h.split('.').slice(-2).join('.'));
+  };
   try { delete window.PublicKeyCredential; } catch {}
   try {
     const c = navigator.credentials;
@@ -20,9 +39,37 @@ export const PAGE_INIT_SCRIPT = `(() => {
   } catch {}
   try {
     const open = window.open;
+    const top = window.top;
+    /** Windows this document opened at another site, with the names they were opened under. */
+    const crossSite = [];
+    const refused = (rule, asked) => {
+      try { const tell = window[${JSON.stringify(OPEN_REFUSED_BINDING)}]; if (tell) tell({ rule, url: String(asked).slice(0, 300), frame: String(location.href).slice(0, 300) }); } catch {}
+      return null;
+    };
     window.open = function (url, target, features) {
       const f = typeof features === 'string' && features.length ? features : '';
-      return open.call(this, url, target, /(^|,)\\s*popup\\b/.test(f) ? f : (f ? f + ',popup' : 'popup'));
+      let dest;
+      try { dest = new URL(url === undefined || url === null || url === '' ? 'about:blank' : String(url), location.href); } catch { dest = undefined; }
+      const web = !!dest && (dest.protocol === 'http:' || dest.protocol === 'https:');
+      if (window !== top) {
+        let topOrigin;
+        try { topOrigin = top.location.origin; } catch {}
+        // A cross-origin subframe opens nothing; a same-origin one only the top frame's own origin (a blank window is its own origin, which is the top's).
+        if (topOrigin === undefined) return refused('cross-origin-frame', url);
+        if (web && dest.origin !== topOrigin) return refused('frame-other-origin', url);
+      }
+      const name = typeof target === 'string' ? target : '';
+      const noOpener = /(^|,)\\s*no(opener|referrer)\\b/i.test(f);
+      const other = web && !noOpener && siteOf(dest) !== siteOf(location);
+      if (other) {
+        for (let i = crossSite.length - 1; i >= 0; i--) if (crossSite[i].w.closed) crossSite.splice(i, 1);
+        // A named open that reaches the live popup navigates that popup: it is not a second one.
+        const reuses = name && name !== '_blank' && crossSite.some((c) => c.name === name);
+        if (crossSite.length && !reuses) return refused('second-cross-site', url);
+      }
+      const w = open.call(this, url, target, /(^|,)\\s*popup\\b/.test(f) ? f : (f ? f + ',popup' : 'popup'));
+      if (other && w) crossSite.push({ w, name });
+      return w;
     };
   } catch {}
 })();`;

@@ -8,6 +8,7 @@ import { BrowserHost, type HostExit } from '../../workers/cdp/host.js';
 import { ForgeError, exitCause, isForgeError } from '../../shared/errors.js';
 import { HIDDEN_AGENT_TABS_DEFAULT, HIDDEN_PERSON_TABS_DEFAULT, NAVIGATION_TIMEOUT_MS, POPUPS_PER_PAGE_MAX } from '../../shared/limits.js';
 import { Driver, type PageOpener } from './driver.js';
+import type { OpenRefusal } from './init-script.js';
 import { TabCallQueue } from './call-queue.js';
 import type { UrlPolicy } from './url-policy.js';
 import { TabRegistry, dialogRefusal, type DialogKind, type Tab, type TabUser } from './tabs.js';
@@ -220,6 +221,7 @@ export class ProfileBrowser {
     this.driver = driver;
     driver.onForeignPage((page, targetId, opener) => this.foreignPage(page, targetId, opener));
     driver.onPopupCreated((targetId, openerId) => this.popupCreated(targetId, openerId));
+    driver.onOpenRefused((page, r) => this.openRefused(page, r));
     for (const { page, targetId } of await driver.existingPages()) {
       if (!this.tabs.byTarget(targetId)) this.wire(this.tabs.add({ page, targetId, owner: null, title: '' }));
     }
@@ -564,6 +566,30 @@ export class ProfileBrowser {
     const registered = new Promise<void>((r) => { done = r; });
     const timer = setTimeout(() => this.pendingPopups.delete(targetId), POPUP_REGISTER_MAX_MS);
     this.pendingPopups.set(targetId, { opener: opener.pageId, registered, done: () => { clearTimeout(timer); done(); } });
+  }
+
+  /** A window.open the popup rules refused: the tab's owner reads which rule, in its next answer. */
+  private openRefused(page: Page, r: OpenRefusal): void {
+    const tab = this.tabs.all().find((t) => t.page === page);
+    if (!tab?.owner) return;
+    const asked = JSON.stringify(r.url);
+    let origin = '';
+    try { origin = new URL(page.url()).origin; } catch { /* closed */ }
+    const sentence = r.rule === 'second-cross-site'
+      ? `tab ${tab.number} (${tab.pageId}) asked for a second popup at another site (window.open(${asked})) while ${this.livePopups(tab)} is open: refused, it answered null and nothing opened; close that popup first`
+      : r.rule === 'cross-origin-frame'
+        ? `a frame from another origin (${r.frame}) in tab ${tab.number} (${tab.pageId}) called window.open(${asked}): refused, it answered null; such a frame opens no window`
+        : `a frame (${r.frame}) in tab ${tab.number} (${tab.pageId}) called window.open(${asked}): refused, it answered null; a frame opens windows only at its page's own origin (${origin})`;
+    // A page that keeps asking is told once per answer, not once per ask.
+    if (!tab.notices.includes(sentence)) tab.notices.push(sentence);
+    log.info({ profile: this.key, tab: tab.number, pageId: tab.pageId, rule: r.rule, frame: r.frame }, 'window.open refused by the popup rules');
+  }
+
+  /** The popups a tab holds now, in words. */
+  private livePopups(tab: Tab): string {
+    const open = [...tab.popups].map((id) => this.tabs.get(id)).filter((t): t is Tab => !!t);
+    if (open.length === 0) return 'its first popup';
+    return open.map((t) => `tab ${t.number} (${t.pageId})`).join(', ');
   }
 
   /** Starts a call's popup grace (POPUP_SETTLE_MS); settlePopups awaits it after the work. */
