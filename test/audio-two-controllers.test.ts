@@ -13,6 +13,8 @@ import { audioOf, packetLevel, power, sleep, tone, waitPackets, type Packet } fr
 const PACKETS = 50;
 /** How far below the heard tone the other tab's tone must stay, as a power ratio (~34 dB). */
 const APART = 50;
+/** How much steeper than its tone a packet's wave may step between samples before it counts as cut. */
+const STEP_SLACK = 3;
 
 /**
  * The sequence numbers of the packets in which the other tab's tone stands within APART of the
@@ -20,10 +22,31 @@ const APART = 50;
  * usual level, is where the capture cut in mid-wave (a step, which spreads over every pitch): it
  * is judged by the whole only.
  */
+/**
+ * Whether a packet's wave runs unbroken: no step between samples steeper than its tone allows and
+ * no run of zeros (a capture that missed its turn on a loaded machine leaves a gap or a jump, and a
+ * cut wave spreads energy over every pitch, a tone's octave above and below among them). A tab's
+ * sound mixed into another's is a steady wave and still counts.
+ */
+function unbroken(p: Packet, hz: number): boolean {
+  const n = p.pcm.length / p.channels;
+  let peak = 0;
+  for (let i = 0; i < n; i++) peak = Math.max(peak, Math.abs(p.pcm[i * p.channels]!));
+  const steepest = peak * 2 * Math.PI * hz / p.rate * STEP_SLACK + 64;
+  let zeros = 0;
+  for (let i = 1; i < n; i++) {
+    const x = p.pcm[i * p.channels]!;
+    if (Math.abs(x - p.pcm[(i - 1) * p.channels]!) > steepest) return false;
+    zeros = x === 0 ? zeros + 1 : 0;
+    if (zeros > p.rate / 1000) return false;
+  }
+  return true;
+}
+
 function carrying(ps: Packet[], heard: number, other: number): number[] {
   const levels = ps.map((p) => packetLevel(p, heard)).sort((x, y) => x - y);
   const usual = levels[Math.floor(levels.length / 2)]!;
-  const steady = ps.filter((p) => p.seq > 0 && packetLevel(p, heard) > usual / 2);
+  const steady = ps.filter((p) => p.seq > 0 && packetLevel(p, heard) > usual / 2 && unbroken(p, heard));
   return steady.filter((p) => packetLevel(p, other) > packetLevel(p, heard) / APART).map((p) => p.seq);
 }
 
