@@ -10,7 +10,7 @@
  *   forge.termack.<owner>.<subscriber>         those viewers' acks, back to the owner
  *   forge.mcp.<owner>.<from>                   an agent's HTTP request, forwarded to the node serving its session
  *   forge.mcpres.<from>.<owner>                its answer, streamed back (see mcp-forward.ts)
- *   forge.presence.<node>                      the node is alive (empty, twice a second)
+ *   forge.presence.<node>                      the node is alive (empty, four times a second)
  *
  * A frame crosses NATS once per subscribing node, whatever its number of viewers there. Every
  * subject names its sending node, and a receiver takes the sender from the subject, never from
