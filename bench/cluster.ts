@@ -4,7 +4,10 @@
  * NATS, in one run. Three relay workers joined to a nats-server on loopback (each with its own
  * NATS connection, as in `forge serve`); the tab is the anim page's recorded frames replayed at
  * 60 fps, so the relays and the hop are measured, not the capture. The last line is one JSON
- * object: {"local": {…}, "remote": {…}, "hop_latency_ms_p50", "nats_bytes_per_frame", …}.
+ * object: {"local": {…}, "remote": {…}, "hop_latency_ms_p50", "nats_bytes_per_frame", …, "mcp":
+ * {direct_ms_p50, through_node_ms_p50, hop_ms_p50}, "terminal": {local_bytes_per_s,
+ * remote_bytes_per_s, local_echo_ms_p50, remote_echo_ms_p50}} (the last two from two real nodes,
+ * bench/cluster-hops.ts).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -19,6 +22,7 @@ import { LoadGen, TOKEN, root, saveRun, sleep, type ViewerResult } from './harne
 import { Replayer } from './replay.js';
 import { record } from './record.js';
 import { median } from './stamp.js';
+import { measureHops } from './cluster-hops.js';
 
 const json = process.argv.includes('--json');
 const secIdx = process.argv.indexOf('--seconds');
@@ -180,6 +184,9 @@ try {
     nats_publishes_per_frame: round(natsFrames / Math.max(1, sourceFrames), 2),
     remote_fps_pct_of_local: round((remoteFps / localFps) * 100, 1),
   });
+  // The relays are done: two real nodes now measure an MCP call's and a terminal's hop.
+  await Promise.allSettled([owner.stop(), v1.stop(), v2.stop()]);
+  Object.assign(result, await measureHops(nats, log));
 } finally {
   await Promise.allSettled([owner.stop(), v1.stop(), v2.stop()]);
   nats.proc.kill('SIGTERM');

@@ -19,8 +19,8 @@ let lead: Agent;
 let shopOnBeta: Agent;
 let person: TestViewer;
 let leadPage = '';
-/** What the issue promises a caller of a dead node: a sentence within 2 s; the wait allows a loaded machine a second more. */
-const SENTENCE_WAIT_MS = 3_000;
+/** What the issue promises a caller of a dead node: a sentence within 2 s. */
+const SENTENCE_WAIT_MS = 2_000;
 
 const pageOf = async (a: Agent): Promise<string> => /page (p-[0-9a-f]{8})/.exec((await a.call('browser_tabs', { action: 'list' })).text)![1]!;
 

@@ -1,7 +1,7 @@
 /**
  * A hand-off parked through node alpha is a person's to answer from any node: a viewer on gamma
  * sees the ask and answers Done, Not now or feedback with the words alpha's rules give, and the
- * agent on alpha gets the answer; the link alpha prints opens the page on alpha.
+ * agent on alpha gets the answer; the link alpha prints opens the page on alpha, and on gamma too.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startForge, connectAgent, handOff, type RunningServer, type Agent } from './helpers/server.js';
@@ -88,6 +88,29 @@ describe('a hand-off parked on one node, answered from another', () => {
       expect((await call).structured).toMatchObject({ answer: 'done' });
       // The viewer on gamma hears that nothing waits any more.
       await person.next('handoffs', (m) => (m.asks as unknown[]).length === 0);
+    } finally {
+      await phone.close();
+    }
+  });
+
+  it('the link alpha prints opens its page on gamma, and Done from there reaches the agent on alpha', async () => {
+    const progress: string[] = [];
+    const call = handOff(agent, pageId, 'Approve on your phone', progress);
+    await onlyAsk(person);
+    while (progress.length === 0) await new Promise((r) => setTimeout(r, 50));
+    const token = /\/handoff\/(h\.\S+)/.exec(progress[0]!)![1]!;
+    const phone = await openViewer(gamma.info.port, token);
+    const closed = new Promise<{ code: number; reason: string }>((r) => phone.ws.once('close', (code, reason) => r({ code, reason: reason.toString() })));
+    try {
+      phone.send({ t: 'attach', tab: 99, w: 393, h: 700 });
+      expect((await phone.next('view')).pageId).toBe(pageId);
+      await phone.waitFrames(1);
+      const mine = (phone.messages.find((m) => m.t === 'handoffs')!.asks as Ask[]);
+      expect(mine.map((a) => a.message)).toEqual(['Approve on your phone']);
+      phone.send({ t: 'answer', handoff: mine[0]!.id as string, answer: 'done', note: 'approved' });
+      expect((await call).structured).toMatchObject({ answer: 'done', note: 'approved' });
+      // The link dies with its answer, on gamma as on alpha.
+      expect(await closed).toEqual({ code: 4403, reason: 'this hand-off is over (answered or withdrawn); its link opens nothing more' });
     } finally {
       await phone.close();
     }

@@ -11,8 +11,8 @@ let pages: PageServer;
 const agents: Agent[] = [];
 const viewers: TestViewer[] = [];
 
-/** What the issue promises a viewer of a dead node's tab: a sentence within 2 s; the wait allows a loaded machine a second more. */
-const SENTENCE_WAIT_MS = 3_000;
+/** What the issue promises a viewer of a dead node's tab: a sentence within 2 s. */
+const SENTENCE_WAIT_MS = 2_000;
 
 beforeAll(async () => {
   nats = await startNats();

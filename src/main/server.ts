@@ -71,10 +71,11 @@ export async function startServer(opts: ServeOptions): Promise<void> {
   // This run's two keys: the agents' (MCP, /metrics) and the printed viewer link's (a person's, control of the org).
   const token = AGENT_KEY_PREFIX + randomBytes(24).toString('base64url');
   const viewerToken = PERSON_TOKEN_PREFIX + randomBytes(24).toString('base64url');
-  const linkSecret = randomBytes(32).toString('base64url');
-  const book = new TokenBook({ agentKey: token, viewerToken, linkSecret, records: readTokens(stateDir) });
   // Only a configured cluster loads the NATS client: a lone forge never needs it.
   const cluster = config.cluster ? await (await import('./cluster/node.js')).ClusterNode.start(config) : undefined;
+  // A cluster's nodes share one link secret, so a hand-off link opens on any of them.
+  const linkSecret = cluster?.linkSecret ?? randomBytes(32).toString('base64url');
+  const book = new TokenBook({ agentKey: token, viewerToken, linkSecret, records: readTokens(stateDir) });
   const version = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }).version;
 
   const surfaces: Surface[] = [];

@@ -48,7 +48,8 @@ interface HandOff {
   settle: (a: { answer: HandOffAnswer; note: string }) => void;
 }
 
-export interface HandOffDeps { profile(key: string): ProfileBrowser; baseUrl(): string; linkSecret: string }
+/** `node`: this node's name on a cluster, which its hand-offs' ids carry so that their links open on every node. */
+export interface HandOffDeps { profile(key: string): ProfileBrowser; baseUrl(): string; linkSecret: string; node?: string }
 
 export class BrowserHandOffs {
   private asks = new Map<string, HandOff>();
@@ -156,7 +157,8 @@ export class BrowserHandOffs {
     }
     // The page as the agent hands it over: the answer says what the person changed since.
     await p.call(seat, 'browser_hand_off', (t) => pageState(t, true, p), { tab }).catch(() => undefined);
-    const id = `ho-${randomBytes(5).toString('hex')}`;
+    const random = randomBytes(5).toString('hex');
+    const id = this.deps.node === undefined ? `ho-${random}` : `ho-${random}-${this.deps.node}`;
     const { token, exp } = signLink(this.deps.linkSecret, id);
     let settle!: HandOff['settle'];
     const answered = new Promise<{ answer: HandOffAnswer; note: string }>((r) => { settle = r; });

@@ -104,7 +104,7 @@ export class BrowserSurface implements Surface {
   }
 
   attachViewers(hub: ViewerHub): void {
-    const handOffs = new BrowserHandOffs(hub, { profile: (key) => this.profile(key), baseUrl: this.ctx.baseUrl, linkSecret: this.ctx.linkSecret });
+    const handOffs = new BrowserHandOffs(hub, { profile: (key) => this.profile(key), baseUrl: this.ctx.baseUrl, linkSecret: this.ctx.linkSecret, ...(this.ctx.cluster ? { node: this.ctx.cluster.cfg.node } : {}) });
     this.handOffs = handOffs;
     handOffs.attachViewers();
     this.viewing = new BrowserViewing(hub, {

@@ -12,13 +12,15 @@ import { ProfileLeases } from './leases.js';
 import { ViewerRouting } from './viewer-routing.js';
 import { Presence } from './presence.js';
 import { McpForward } from './mcp-forward.js';
+import { clusterLinkSecret, handOffNode } from './links.js';
 import type { McpElsewhere } from '../mcp/http.js';
 
 export class ClusterNode {
   private routing?: ViewerRouting;
   private readonly mcp: McpForward;
 
-  private constructor(readonly cfg: ClusterConfig, private readonly config: ForgeConfig, private readonly nc: NatsConnection, readonly leases: ProfileLeases, readonly presence: Presence) {
+  /** `linkSecret`: the cluster's, signing hand-off and download links so that every node's door checks them. */
+  private constructor(readonly linkSecret: string, readonly cfg: ClusterConfig, private readonly config: ForgeConfig, private readonly nc: NatsConnection, readonly leases: ProfileLeases, readonly presence: Presence) {
     this.mcp = new McpForward(nc, cfg.node);
     presence.onGone((node) => this.mcp.nodeGone(node));
   }
@@ -43,13 +45,14 @@ export class ClusterNode {
     const nc = await connectNats(cfg, 'main');
     const presence = new Presence(nc, cfg.node);
     const leases = await ProfileLeases.open(nc, cfg.node, cfg.roles.includes('browser'), presence);
+    const linkSecret = await clusterLinkSecret(nc);
     void (async () => {
       for await (const s of nc.status()) {
         if (s.type === 'disconnect' || s.type === 'reconnect') log.warn({ node: cfg.node, status: s.type }, `node ${cfg.node}: NATS ${s.type === 'disconnect' ? 'connection lost; reconnecting' : 'connection back'}`);
       }
     })().catch(() => undefined);
     log.info({ node: cfg.node, nats: cfg.nats, roles: cfg.roles }, 'joined the cluster');
-    return new ClusterNode(cfg, config, nc, leases, presence);
+    return new ClusterNode(linkSecret, cfg, config, nc, leases, presence);
   }
 
   /** The profile a viewer opening with `query` sees: its seat's, or the org's own. */
@@ -60,9 +63,10 @@ export class ClusterNode {
 
   /** From now on, a viewer whose profile another node owns is served there, and other nodes' viewers are served here. */
   attach(hub: ViewerHub): void {
-    this.routing = new ViewerRouting(this.nc, this.cfg.node, hub, (query) => {
-      const key = this.profileOf(query);
-      const owner = key === undefined ? undefined : this.leases.owner(key);
+    this.routing = new ViewerRouting(this.nc, this.cfg.node, hub, (query, grant) => {
+      // A hand-off link is served by the node holding its hand-off, which its id names.
+      const key = grant.kind === 'link' ? undefined : this.profileOf(query);
+      const owner = grant.kind === 'link' ? handOffNode(grant.handoff) : key === undefined ? undefined : this.leases.owner(key);
       // A silent owner serves nobody: the viewer is served here until the profile is placed again.
       return owner !== undefined && this.presence.alive(owner) ? owner : undefined;
     });

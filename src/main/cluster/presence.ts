@@ -1,5 +1,5 @@
 /**
- * Which nodes are alive: every node says so on `forge.presence.<node>` twice a second, and a node
+ * Which nodes are alive: every node says so on `forge.presence.<node>` four times a second, and a node
  * not heard for NODE_SILENT_MS is gone (killed, or cut off from NATS). This is what lets a viewer
  * hear of its serving node's death within 2 s, and a dead node's leases be taken before they lapse.
  *
@@ -10,17 +10,27 @@ import type { NatsConnection, Subscription } from '@nats-io/transport-node';
 import { log } from '../logging.js';
 import { subjects } from './protocol.js';
 
-/** How often a node says it is alive, ms. */
-export const PRESENCE_PERIOD_MS = 500;
 /**
- * Silence after which a node is gone, ms: three missed beats, so a busy moment is not a death,
- * and with the check period inside the 2 s a viewer may wait for the sentence.
+ * How often a node says it is alive, ms: often enough that five beats fit in NODE_SILENT_MS, so
+ * the silence that means death can be short while a node that stalls for a second is not dead.
  */
-export const NODE_SILENT_MS = 1_500;
+export const PRESENCE_PERIOD_MS = 250;
+/**
+ * Silence after which a node is gone, ms. A kill -9 is heard within NODE_SILENT_MS plus one
+ * PRESENCE_CHECK_MS (1.35 s), leaving the rest of the 2 s a viewer or caller may wait for its
+ * sentence to reach it; a node whose main thread stalls up to NODE_SILENT_MS - PRESENCE_PERIOD_MS
+ * (1 s: a long evaluation, a burst of encodes, a collection) between two beats still lives.
+ */
+export const NODE_SILENT_MS = 1_250;
 /** A node's last word on its presence subject as it stops (a beat is empty). */
 const LEAVING = new TextEncoder().encode('leaving');
 /** How often silence is looked for, ms. */
 const PRESENCE_CHECK_MS = 100;
+/**
+ * A look for silence this late (ms after the one before) means this node itself stalled: the beats
+ * heard meanwhile still wait to be read, so this look is skipped rather than taking them for silence.
+ */
+const STALLED_CHECK_MS = 4 * PRESENCE_CHECK_MS;
 
 export class Presence {
   private readonly heard = new Map<string, number>();
@@ -31,6 +41,7 @@ export class Presence {
   private goneListeners: Array<(node: string) => void> = [];
   /** This node's own link to NATS is up. */
   private connected = true;
+  private lastSweep = Date.now();
 
   constructor(private readonly nc: NatsConnection, private readonly node: string) {
     this.sub = nc.subscribe(subjects.presence('*'), {
@@ -67,7 +78,8 @@ export class Presence {
   alive(node: string): boolean {
     if (node === this.node) return true;
     const at = this.heard.get(node);
-    return at !== undefined && (!this.connected || Date.now() - at < NODE_SILENT_MS);
+    // Just after this node stalled, the beats it missed are not read yet: not a silence either.
+    return at !== undefined && (!this.connected || Date.now() - this.lastSweep > STALLED_CHECK_MS || Date.now() - at < NODE_SILENT_MS);
   }
 
   /** Whether this node has listened long enough that a node it never heard is truly silent. */
@@ -76,7 +88,10 @@ export class Presence {
   onGone(cb: (node: string) => void): void { this.goneListeners.push(cb); }
 
   private sweep(): void {
-    if (!this.connected) return;
+    const now = Date.now();
+    const stalled = now - this.lastSweep > STALLED_CHECK_MS;
+    this.lastSweep = now;
+    if (!this.connected || stalled) return;
     for (const [who, at] of this.heard) {
       if (Date.now() - at < NODE_SILENT_MS) continue;
       this.heard.delete(who);

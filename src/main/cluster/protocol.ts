@@ -10,7 +10,7 @@
  *   forge.termack.<owner>.<subscriber>         those viewers' acks, back to the owner
  *   forge.mcp.<owner>.<from>                   an agent's HTTP request, forwarded to the node serving its session
  *   forge.mcpres.<from>.<owner>                its answer, streamed back (see mcp-forward.ts)
- *   forge.presence.<node>                      the node is alive (empty, twice a second)
+ *   forge.presence.<node>                      the node is alive (empty, four times a second)
  *
  * A frame crosses NATS once per subscribing node, whatever its number of viewers there. Every
  * subject names its sending node, and a receiver takes the sender from the subject, never from
@@ -22,6 +22,8 @@ import type { ViewerGrant } from '../../shared/grants.js';
 
 /** The KV bucket of profile leases: key `<org>/<profile>`, value the holding node's name. */
 export const LEASE_BUCKET = 'forge_leases';
+/** The KV bucket of what every node shares for good: the secret signing hand-off and download links (cluster/links.ts). */
+export const CLUSTER_BUCKET = 'forge_cluster';
 
 /** A node name: one NATS subject token (no dots or wildcards). */
 export const NODE_NAME_RE = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
@@ -55,7 +57,7 @@ export function natsPermissions(node: string): { publish: { allow: string[] }; s
       allow: [
         `forge.node.*.viewers.${node}`, `forge.node.*.pushes.${node}`, `forge.frames.${node}.>`, `forge.keyframe.*.${node}`,
         `forge.presence.${node}`, `forge.term.*.${node}`, `forge.termack.*.${node}`, `forge.mcp.*.${node}`, `forge.mcpres.*.${node}`,
-        '$JS.API.>', '$JS.FC.>', `$KV.${LEASE_BUCKET}.>`, '_INBOX.>',
+        '$JS.API.>', '$JS.FC.>', `$KV.${LEASE_BUCKET}.>`, `$KV.${CLUSTER_BUCKET}.>`, '_INBOX.>',
       ],
     },
     subscribe: {

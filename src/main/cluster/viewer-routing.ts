@@ -10,6 +10,7 @@
  */
 import type { NatsConnection, Subscription } from '@nats-io/transport-node';
 import type { FromRelay, ToRelay } from '../../workers/relay/protocol.js';
+import type { ViewerGrant } from '../../shared/grants.js';
 import type { ViewerBridge, ViewerHub } from '../viewers.js';
 import { log } from '../logging.js';
 import { packOp, senderOf, subjects, unpackOp, type PushOp, type ViewerOp } from './protocol.js';
@@ -45,8 +46,8 @@ export class ViewerRouting implements ViewerBridge {
   private readonly exportCounts = new Map<string, number>();
   private readonly subs: Subscription[];
 
-  /** `servingNode`: the node that serves a viewer opening here with this query (undefined: this node). */
-  constructor(private readonly nc: NatsConnection, private readonly node: string, private readonly hub: ViewerHub, private readonly servingNode: (query: string) => string | undefined) {
+  /** `servingNode`: the node that serves a viewer opening here with this query and credential (undefined: this node). */
+  constructor(private readonly nc: NatsConnection, private readonly node: string, private readonly hub: ViewerHub, private readonly servingNode: (query: string, grant: ViewerGrant) => string | undefined) {
     this.subs = [
       // The sender is the subject's (NATS's permissions hold it to the node's own), whatever the message says.
       nc.subscribe(subjects.viewers(node, '*'), { callback: (_e, m) => this.guestOp(fromSender(unpackOp<ViewerOp>(m.data), m.subject)) }),
@@ -63,7 +64,7 @@ export class ViewerRouting implements ViewerBridge {
   inbound(m: FromRelay): boolean {
     switch (m.t) {
       case 'open': {
-        const at = this.servingNode(m.query);
+        const at = this.servingNode(m.query, m.grant);
         if (at === undefined || at === this.node) return false;
         this.servedElsewhere.set(m.viewer, at);
         this.hub.post({ t: 'served_by', viewer: m.viewer, node: at });

@@ -7,6 +7,9 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 /** A hand-off link's life, minutes: an unopened link holds its tab this long. */
 export const HANDOFF_LINK_MINUTES = 45;
 
+/** A hand-off's id: `ho-<random>`, and on a cluster's node `-<node name>` after it (a node name is at most 64 characters). */
+const HANDOFF_ID_RE = /^[A-Za-z0-9_-]{1,96}$/;
+
 export interface LinkClaims { handoff: string; exp: number }
 
 function mac(secret: string, body: string): string {
@@ -21,7 +24,7 @@ export function signLink(secret: string, handoff: string, now = Date.now()): { t
 
 /** The claims of a valid, unexpired link; undefined for anything else. */
 export function verifyLink(secret: string, token: string, now = Date.now()): LinkClaims | undefined {
-  const v = verifySigned(secret, token, 'h', /^[A-Za-z0-9-]{1,64}$/, now);
+  const v = verifySigned(secret, token, 'h', HANDOFF_ID_RE, now);
   return v && { handoff: v.claim, exp: v.exp };
 }
 
