@@ -1,6 +1,6 @@
 /**
  * The Grafana dashboard in docs/ reads only names /metrics really carries: against a real server
- * with a host up, a watched tab and a terminal, every metric its panels' queries name is in the
+ * with a host up, a watched tab and a watched terminal, every metric its panels' queries name is in the
  * scrape, so an operator who imports it sees no empty panel for a renamed metric.
  */
 import { readFileSync } from 'node:fs';
@@ -13,6 +13,7 @@ let forge: RunningServer;
 let pages: PageServer;
 let agent: Agent;
 let viewer: TestViewer;
+let termViewer: TestViewer;
 
 beforeAll(async () => {
   forge = await startForge({ toml: '[terminal]\nshell = "/bin/bash"\n' });
@@ -23,10 +24,16 @@ beforeAll(async () => {
   viewer = await openViewer(forge.info.port, forge.info.viewer_token);
   viewer.send({ t: 'attach', tab: 1, w: 800, h: 600 });
   await viewer.waitFrames(1);
+  // A watched terminal, so its per-terminal series carry a sample.
+  termViewer = await openViewer(forge.info.port, forge.info.viewer_token);
+  termViewer.send({ t: 'term_attach', seat: 'default/graf/lead', cols: 80, rows: 24 });
+  await termViewer.next('term_view');
+  await agent.call('terminal__run', { command: 'echo watched' });
 });
 
 afterAll(async () => {
   await viewer?.close();
+  await termViewer?.close();
   await agent?.close();
   await forge?.stop();
   await pages?.close();
