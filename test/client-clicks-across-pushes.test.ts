@@ -18,6 +18,8 @@ const SEAT = 'default/strip/lead';
 
 /** Presses at the centre of `selector`, lets `meanwhile` change the strip, then releases. */
 async function pressAcross(page: Page, selector: string, meanwhile: () => Promise<void>): Promise<void> {
+  // As a person would, scroll it into view first: a home with many tabs is taller than the window.
+  await page.locator(selector).scrollIntoViewIfNeeded();
   const box = (await page.locator(selector).boundingBox())!;
   await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
   await page.mouse.down();
