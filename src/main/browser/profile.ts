@@ -592,6 +592,11 @@ export class ProfileBrowser {
     return open.map((t) => `tab ${t.number} (${t.pageId})`).join(', ');
   }
 
+  /** Whether some viewer shows `tab` now. */
+  isShown(tab: Tab): boolean {
+    return this.opts.shown(tab);
+  }
+
   /** Starts a call's popup grace (POPUP_SETTLE_MS); settlePopups awaits it after the work. */
   popupGrace(): Promise<void> {
     return new Promise((r) => setTimeout(r, POPUP_SETTLE_MS));

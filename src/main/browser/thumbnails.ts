@@ -91,11 +91,17 @@ export class Thumbnails {
       let s = this.shots.get(id);
       if (s && s.tab !== tab) { this.forget(s); s = undefined; }
       if (!s) { s = { tab, lastBegan: 0, busy: false }; this.shots.set(id, s); }
-      // An unloaded or crashed page has no picture; a held dialog stops the page's paint.
-      if (tab.unloaded || tab.crashed || tab.dialog) continue;
+      // An unloaded or crashed page has no picture; a held dialog stops the page's paint. A tab
+      // some viewer shows is not shot: a shot of it would compete with its live picture and with
+      // the layout its viewers give it (a thumbnail keeps its last picture meanwhile).
+      if (tab.unloaded || tab.crashed || tab.dialog || this.isShown(tab)) continue;
       wanted.push(s);
     }
     for (const s of this.clock.due(wanted, performance.now())) void this.shoot(s);
+  }
+
+  private isShown(tab: Tab): boolean {
+    return this.profiles().some((p) => p.tabs.get(tab.pageId) === tab && p.isShown(tab));
   }
 
   private findTab(pageId: string): Tab | undefined {
