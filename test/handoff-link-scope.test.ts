@@ -82,9 +82,14 @@ describe('a browser hand-off link', () => {
     expect((handoffs.asks as unknown[]).length).toBe(1);
     phone.send({ t: 'tabs', id: 5 });
     expect((await phone.next('error', (m) => m.id === 5)).message).toBe(LINK_REFUSAL('tabs'));
+    phone.send({ t: 'tabs', every: true, id: 7 });
+    expect((await phone.next('error', (m) => m.id === 7)).message).toBe(LINK_REFUSAL('tabs'));
+    // Nor a picture of any tab, its own hand-off's page included: the home's thumbnails are not the link's.
+    phone.send({ t: 'thumbs', pageIds: [pageId], id: 8 });
+    expect((await phone.next('error', (m) => m.id === 8)).message).toBe(LINK_REFUSAL('thumbs'));
     phone.send({ t: 'ping', id: 6 });
     await phone.next('pong', (m) => m.id === 6);
-    expect(phone.messages.filter((m) => m.t === 'terminals')).toEqual([]);
+    expect(phone.messages.filter((m) => m.t === 'terminals' || m.t === 'tabs' || m.t === 'thumb')).toEqual([]);
     expect(JSON.stringify(phone.messages)).not.toContain('default/ops/lead');
     phone.send({ t: 'answer', handoff: (handoffs.asks as Array<{ id: string }>)[0]!.id, answer: 'not_now' });
     await call;

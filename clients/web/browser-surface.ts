@@ -69,7 +69,7 @@ export class BrowserSurface implements TakeoverSurface {
   /** Called when what this surface shows changed (the strip's show / hide follow it). */
   onChange: () => void = () => {};
 
-  constructor(private readonly conn: Connection, tabs: Tabs, private readonly takeover: Takeover, private readonly seat: string | null, private readonly handoffs: HandOffs) {
+  constructor(private readonly conn: Connection, private readonly tabs: Tabs, private readonly takeover: Takeover, private readonly seat: string | null, private readonly handoffs: HandOffs) {
     this.askBar = new HandOffBar(handoffs, () => this.takeover.lower());
     this.back = h('button', { type: 'button', class: 'bar-arrow', 'aria-label': 'back', onclick: () => this.navigate('back') }, '‹');
     this.forward = h('button', { type: 'button', class: 'bar-arrow', 'aria-label': 'forward', onclick: () => this.navigate('forward') }, '›');
@@ -186,10 +186,20 @@ export class BrowserSurface implements TakeoverSurface {
     this.render();
     this.attachId = this.nextId++;
     const sent = this.conn.send({
-      t: 'attach', ...(this.wanted ? { pageId: this.wanted } : {}), ...(this.seat ? { seat: this.seat } : {}),
+      t: 'attach', ...(this.wanted ? { pageId: this.wanted } : {}), ...this.seatFor(this.wanted),
       w: this.box.w, h: this.box.h, id: this.attachId,
     });
     if (!sent) this.render();
+  }
+
+  /**
+   * The seat an attach names: the wanted page's owner (its seat's project picks the profile, which
+   * may be another of the org's than this page's own), else this page's own seat.
+   */
+  private seatFor(pageId: string | undefined): { seat?: string } {
+    const owner = pageId ? this.tabs.allRows().find((t) => t.pageId === pageId)?.owner ?? this.handoffs.onPage(pageId)?.seat : undefined;
+    const seat = owner ?? this.seat;
+    return seat ? { seat } : {};
   }
 
   private message(m: ServerMessage): void {
@@ -315,7 +325,7 @@ export class BrowserSurface implements TakeoverSurface {
     this.forward.disabled = !(mine && this.history.forward);
     this.back.title = mine ? 'back' : 'only the controller moves through the page\'s history';
     this.forward.title = this.back.title;
-    this.picker.setCurrent(v ? { number: v.tab, pageId: v.pageId } : null);
+    this.picker.setCurrent(v ? { number: v.tab, pageId: v.pageId, profile: v.profile } : null);
     this.control.hidden = this.phase === 'failed';
     this.control.disabled = !live || !this.conn.mayControl;
     this.control.title = this.conn.mayControl ? '' : 'this link is for watching: it cannot take control';

@@ -69,7 +69,8 @@ export class Home {
   }
 
   render(): void {
-    const tabRows = this.tabs.list?.tabs ?? [];
+    // Every profile of the org: a project with a browser profile of its own has its seats' tabs there.
+    const tabRows = this.tabs.allRows();
     const order: string[] = [];
     for (const s of this.terminals.list()) order.push(s.seat);
     for (const t of tabRows) if (!order.includes(t.owner)) order.push(t.owner);

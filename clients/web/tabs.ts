@@ -1,6 +1,8 @@
 /**
  * The profile's tab list as the server pushes it: subscribed on every (re)connect, held here,
- * and read by the strip's row, its panel and the takeover's picker.
+ * and read by the strip's row, its panel and the takeover's picker. The org's other profiles'
+ * lists (projects with a browser profile of their own) come too, for the home's seat cards and
+ * for a picker over a tab of theirs.
  */
 import type { TabRow } from '../../src/shared/protocol.js';
 import type { Connection } from './connection.js';
@@ -15,16 +17,21 @@ export interface TabList {
 }
 
 export class Tabs {
+  /** This page's own profile's list (its seat's, else the org's): the strip's row. */
   list: TabList | null = null;
+  /** The org's other profiles' lists, by profile key. */
+  private readonly others = new Map<string, TabList>();
   private listeners = new Set<(l: TabList | null) => void>();
 
   /** `subscribe` false for a hand-off link's page, which has no tab list. */
   constructor(conn: Connection, seat: string | null, subscribe = true) {
-    conn.onState((s) => { if (s === 'open' && subscribe) conn.send(seat ? { t: 'tabs', seat } : { t: 'tabs' }); });
+    conn.onState((s) => { if (s === 'open' && subscribe) conn.send({ t: 'tabs', every: true, ...(seat ? { seat } : {}) }); });
     conn.onMessage((m) => {
       if (m.t !== 'tabs') return;
-      const msg = m as unknown as TabList;
-      this.list = { profile: msg.profile, host: msg.host, closingInMinutes: msg.closingInMinutes, tabs: msg.tabs ?? [] };
+      const msg = m as unknown as TabList & { also?: boolean };
+      const l = { profile: msg.profile, host: msg.host, closingInMinutes: msg.closingInMinutes, tabs: msg.tabs ?? [] };
+      if (msg.also) this.others.set(l.profile, l);
+      else this.list = l;
       for (const cb of this.listeners) cb(this.list);
     });
   }
@@ -32,6 +39,22 @@ export class Tabs {
   onChange(cb: (l: TabList | null) => void): void {
     this.listeners.add(cb);
     cb(this.list);
+  }
+
+  /** Every tab of every profile of the org this page's token covers: its own profile's first. */
+  allRows(): TabRow[] {
+    return [...(this.list?.tabs ?? []), ...[...this.others.values()].flatMap((l) => l.tabs)];
+  }
+
+  /** The list of the profile that has this page id, if any. */
+  listHolding(pageId: string): TabList | null {
+    for (const l of [this.list, ...this.others.values()]) if (l?.tabs.some((t) => t.pageId === pageId)) return l;
+    return null;
+  }
+
+  /** A profile's list by key: this page's own or another of the org's. */
+  listOf(profile: string): TabList | null {
+    return this.list?.profile === profile ? this.list : this.others.get(profile) ?? null;
   }
 }
 

@@ -249,6 +249,12 @@ function publicUrl(v: string, text: string, file: string): string {
   return u.origin;
 }
 
+/** Every profile key the org has: its own and each project's override (no other profile can be used). */
+export function orgProfileKeys(cfg: ForgeConfig): string[] {
+  const names = [cfg.org.browserProfile, ...Object.values(cfg.projects).map((p) => p.browserProfile).filter((n): n is string => n !== undefined)];
+  return [...new Set(names)].map((n) => `${cfg.org.name}/${n}`);
+}
+
 /** The profile key `<org>/<name>` for a seat's project: the project's override, else the org's. */
 export function profileKeyFor(cfg: ForgeConfig, project: string): string {
   const override = cfg.projects[project]?.browserProfile ?? cfg.projects['*']?.browserProfile;

@@ -163,8 +163,11 @@ export interface TabRow {
 export type ClientMessage =
   /** The token, when it did not come in the socket URL's `?token=`. */
   | { t: 'hello'; token: string; id?: number }
-  /** Subscribe to a profile's tab list (the seat's profile, else the org's own); `tabs` pushes follow. */
-  | { t: 'tabs'; seat?: string; id?: number }
+  /**
+   * Subscribe to a profile's tab list (the seat's profile, else the org's own); `tabs` pushes follow.
+   * `every`: the org's other profiles' lists too (the home's seat cards), each pushed with `also`.
+   */
+  | { t: 'tabs'; seat?: string; every?: boolean; id?: number }
   /** Watch a tab by number or page id (else the profile's first tab), with this surface's size in CSS px. */
   | { t: 'attach'; tab?: number; pageId?: string; seat?: string; w: number; h: number; id?: number }
   | { t: 'detach'; id?: number }
@@ -222,8 +225,8 @@ export type ServerMessage =
   /** Sent first on every socket: this viewer's id, its org, whether its credential may take control, whether it is a hand-off link, and `[client] theme`. */
   | { t: 'welcome'; viewerId: number; org: string; mayControl: boolean; link: boolean; theme?: 'system' | 'dark' | 'light' }
   | { t: 'error'; message: string; for?: string; id?: number }
-  /** A profile's tab list; pushed on every change to subscribers. host: connected / idle (up, no driver) / none. */
-  | { t: 'tabs'; profile: string; host: 'connected' | 'idle' | 'none'; closingInMinutes?: number; tabs: TabRow[] }
+  /** A profile's tab list; pushed on every change to subscribers. host: connected / idle (up, no driver) / none; `also`: one of the org's other profiles (a `tabs` with `every`). */
+  | { t: 'tabs'; profile: string; host: 'connected' | 'idle' | 'none'; closingInMinutes?: number; tabs: TabRow[]; also?: true }
   /**
    * What this viewer watches and who holds the role, pushed to every viewer of the tab on any change.
    * `you` is this viewer's id; `controller` the controller's id or null; width×height the page's layout;

@@ -17,7 +17,7 @@ import { encodeMetrics, tabEncodeMetrics, type TabEncodeRow } from './encode-met
 import { BrowserHandOffs } from './handoff.js';
 import { FileChoosers } from './file-chooser.js';
 import { Downloads } from './downloads.js';
-import { profileKeyFor } from '../config.js';
+import { orgProfileKeys, profileKeyFor } from '../config.js';
 import { parseSeat } from '../seat.js';
 import { tellSeat } from './agent-events.js';
 import { Thumbnails } from './thumbnails.js';
@@ -110,6 +110,7 @@ export class BrowserSurface implements Surface {
     this.viewing = new BrowserViewing(hub, {
       profile: (key) => this.profile(key),
       profileKeyFor: (seat) => profileKeyFor(this.ctx.config, seat ? parseSeat(seat).project : '*'),
+      orgProfileKeys: () => orgProfileKeys(this.ctx.config),
       handOffPage: (id) => handOffs.pageOf(id),
       handOffOpened: (id) => handOffs.opened(id),
       handOffNames: (pageId) => handOffs.names(pageId),

@@ -86,28 +86,26 @@ export class Thumbnails {
   private tick(): void {
     const wanted: Shot[] = [];
     for (const id of new Set([...this.wanted.values()].flatMap((s) => [...s]))) {
-      const tab = this.findTab(id);
-      if (!tab) continue;
+      const found = this.findTab(id);
+      if (!found) continue;
+      const { profile, tab } = found;
       let s = this.shots.get(id);
       if (s && s.tab !== tab) { this.forget(s); s = undefined; }
       if (!s) { s = { tab, lastBegan: 0, busy: false }; this.shots.set(id, s); }
       // An unloaded or crashed page has no picture; a held dialog stops the page's paint. A tab
       // some viewer shows is not shot: a shot of it would compete with its live picture and with
       // the layout its viewers give it (a thumbnail keeps its last picture meanwhile).
-      if (tab.unloaded || tab.crashed || tab.dialog || this.isShown(tab)) continue;
+      if (tab.unloaded || tab.crashed || tab.dialog || profile.isShown(tab)) continue;
       wanted.push(s);
     }
     for (const s of this.clock.due(wanted, performance.now())) void this.shoot(s);
   }
 
-  private isShown(tab: Tab): boolean {
-    return this.profiles().some((p) => p.tabs.get(tab.pageId) === tab && p.isShown(tab));
-  }
-
-  private findTab(pageId: string): Tab | undefined {
+  /** The running tab with this page id, with the profile it lives in. */
+  private findTab(pageId: string): { profile: ProfileBrowser; tab: Tab } | undefined {
     for (const p of this.profiles()) {
       const t = p.host?.alive ? p.tabs.get(pageId) : undefined;
-      if (t) return t;
+      if (t) return { profile: p, tab: t };
     }
     return undefined;
   }

@@ -36,6 +36,8 @@ export interface BrowserDirectory {
   profile(key: string): ProfileBrowser;
   /** The profile a viewer sees: its seat's (by the seat's project) or the org's own. */
   profileKeyFor(seat?: string): string;
+  /** Every profile the org has (its own and each project's): the home's seat cards list them all. */
+  orgProfileKeys(): string[];
   /** The page a hand-off link shows. */
   handOffPage(id: string): { profileKey: string; pageId: string; tabNumber: number } | undefined;
   handOffOpened(id: string): void;
@@ -67,7 +69,8 @@ interface Size { w: number; h: number }
 /** `surface`: the viewer's box as it last measured it (CSS px, unclamped); `inputs`: its input events, one after another. */
 /** A move or wheel waiting in a viewer's queue, not started: a newer one of the same kind takes its place. */
 interface PendingGesture { kind: 'move' | 'wheel'; m: InputMessage; started: boolean; buttons: unknown; modifiers: unknown; done: Promise<void> }
-interface ViewerState { info: ViewerInfo; subscribed?: string; watch?: Watch; surface: Size; focusAsks?: number; inputs?: Promise<void>; pending?: PendingGesture; queued?: number }
+/** `subscribed`: the profile whose tab list this viewer follows; `also`: the org's other profiles it follows too (`every`). */
+interface ViewerState { info: ViewerInfo; subscribed?: string; also?: ReadonlySet<string>; watch?: Watch; surface: Size; focusAsks?: number; inputs?: Promise<void>; pending?: PendingGesture; queued?: number }
 type InputMessage = Extract<ClientMessage, { t: 'input' }>;
 
 /** Gestures that may wait for a slow page per viewer: past it the page is far behind the person, and more would only grow the server. */
@@ -210,9 +213,19 @@ export class BrowserViewing {
 
   private subscribe(v: ViewerInfo, m: Extract<ClientMessage, { t: 'tabs' }>): void {
     if (v.handoff) throw new ForgeError('auth', 'a hand-off link shows its own page only; it has no tab list');
+    if (m.every !== undefined && typeof m.every !== 'boolean') throw new ForgeError('bad_request', 'every must be true or false');
     const p = this.profileFor(v, m.seat);
-    this.state(v).subscribed = p.key;
+    const s = this.state(v);
+    s.subscribed = p.key;
+    const also = m.every ? this.dir.orgProfileKeys().filter((k) => k !== p.key) : [];
+    s.also = also.length ? new Set(also) : undefined;
     this.hub.send(v.id, this.tabList(p, v.grant));
+    for (const k of also) this.hub.send(v.id, { ...this.tabList(this.dir.profile(k), v.grant), also: true });
+  }
+
+  /** Follows the profile's tab list: as its own (`also` false) or as one of the org's others. */
+  private follows(s: ViewerState, p: ProfileBrowser): 'own' | 'also' | undefined {
+    return s.subscribed === p.key ? 'own' : s.also?.has(p.key) ? 'also' : undefined;
   }
 
   /** The tabs a grant covers: every owned tab for an org-wide token, those of its seats or its one tab for a limited one. */
@@ -220,7 +233,7 @@ export class BrowserViewing {
     return p.host?.alive ? p.tabs.all().filter((t) => t.owner && tabAllowed(grant, t.pageId, t.owner)) : [];
   }
 
-  tabList(p: ProfileBrowser, grant: ViewerGrant): ServerMessage {
+  tabList(p: ProfileBrowser, grant: ViewerGrant): Extract<ServerMessage, { t: 'tabs' }> {
     // The host's unowned blank boot tab is nobody's page: a profile with only that has no tab to show.
     const audible = this.audible.get(p.key);
     const tabs = this.visible(p, grant).map((t) => ({ ...p.tabs.row(t, p.seatInUse), ...(audible?.has(t.targetId) ? { audible: true } : {}) }));
@@ -232,10 +245,13 @@ export class BrowserViewing {
 
   /** A profile's tabs changed: its subscribers get the list, viewers of a closed tab are told. */
   profileChanged(p: ProfileBrowser): void {
-    const subs = [...this.viewers.values()].filter((s) => s.subscribed === p.key);
-    const whole = subs.filter((s) => isWholeOrg(s.info.grant)).map((s) => s.info.id);
-    if (whole.length) this.hub.send(whole, this.tabList(p, subs.find((s) => isWholeOrg(s.info.grant))!.info.grant));
-    for (const s of subs) if (!isWholeOrg(s.info.grant)) this.hub.send(s.info.id, this.tabList(p, s.info.grant));
+    for (const how of ['own', 'also'] as const) {
+      const subs = [...this.viewers.values()].filter((s) => this.follows(s, p) === how);
+      const mark = how === 'also' ? { also: true as const } : {};
+      const whole = subs.filter((s) => isWholeOrg(s.info.grant));
+      if (whole.length) this.hub.send(whole.map((s) => s.info.id), { ...this.tabList(p, whole[0]!.info.grant), ...mark });
+      for (const s of subs) if (!isWholeOrg(s.info.grant)) this.hub.send(s.info.id, { ...this.tabList(p, s.info.grant), ...mark });
+    }
     const rebuilt = new Set<Tab>();
     for (const s of this.viewers.values()) {
       const w = s.watch;
@@ -431,7 +447,7 @@ export class BrowserViewing {
    * pushes the tab list, whose rows say it. Only profiles someone looks at are asked.
    */
   private async pollAudible(): Promise<void> {
-    const keys = new Set([...this.viewers.values()].map((s) => s.subscribed).filter((k): k is string => k !== undefined));
+    const keys = new Set([...this.viewers.values()].flatMap((s) => [...(s.subscribed ? [s.subscribed] : []), ...(s.also ?? [])]));
     for (const key of keys) {
       const p = this.dir.profile(key);
       const sound = this.soundOf(p);
