@@ -7,12 +7,16 @@
 import { describe, expect } from 'vitest';
 import type { Agent } from './helpers/server.js';
 import { servePages, type PageServer } from './helpers/pages.js';
+import { seatTabs, type SeatTabs } from './helpers/seat-tabs.js';
 import { forgeTest, type TestPages } from './fixtures.js';
 
 const SEAT = 'default/second/lead';
 let pages: TestPages;
 let idp: PageServer;
 let agent: Agent;
+let list: SeatTabs['list'];
+let toApp: SeatTabs['toApp'];
+let at: SeatTabs['at'];
 
 const it = forgeTest();
 
@@ -26,6 +30,7 @@ it.beforeAll(async ({ pages: p, agentFor }) => {
   pages.route('/same', '<title>Same site</title>same');
   pages.route('/', () => `<title>App</title>${opens('Open A', `${idp.origin}/a`, 'one')}${opens('Open B', `${idp.origin}/b`, 'two')}${opens('Again A', `${idp.origin}/a2`, 'one')}${opens('Same site', `${pages.origin}/same`, 'three')}<p id="out">idle</p>`);
   agent = await agentFor(SEAT);
+  ({ list, toApp, at } = seatTabs(agent));
   await agent.call('browser_navigate', { url: pages.url });
 });
 
@@ -33,15 +38,7 @@ it.afterAll(async () => {
   await idp?.close();
 });
 
-async function list(): Promise<string> {
-  return (await agent.call('browser_tabs', { action: 'list' })).text;
-}
 
-/** Back on the app's tab (a popup that opened became the current tab). */
-async function toApp(): Promise<void> {
-  const n = /- (\d+): (?:\(current\) )?App · /.exec(await list())?.[1];
-  await agent.call('browser_tabs', { action: 'select', index: Number(n) });
-}
 
 /** Clicks a button on the app's tab; answers what window.open answered and everything the seat was told. */
 async function press(label: string): Promise<{ out: string; said: string }> {
@@ -54,10 +51,6 @@ async function press(label: string): Promise<{ out: string; said: string }> {
   return { out, said: clicked.text + snap.text };
 }
 
-/** How many tabs are listed at `path` (of any origin). */
-async function at(path: string): Promise<number> {
-  return ((await list()).match(new RegExp(`:\\d+${path} · page p-`, 'g')) ?? []).length;
-}
 
 /** Polls until `path` has `n` tabs or 10 s pass. */
 async function untilAt(path: string, n: number): Promise<number> {

@@ -10,6 +10,7 @@ import type { BrowserHost } from '../../workers/cdp/host.js';
 import { PARK_LEFT } from '../../workers/cdp/windows.js';
 import { OPEN_REFUSED_BINDING, PAGE_INIT_SCRIPT, type OpenRefusal, type OpenRule } from './init-script.js';
 import { blockedRequestPatterns, requestBlocked, type UrlPolicy } from './url-policy.js';
+import type { PopupFirstLoad } from './popup-gate.js';
 
 /** Attach attempts before the host is named and ended: the first bound, then one fresh driver. */
 const ATTACH_ATTEMPTS = 2;
@@ -23,9 +24,18 @@ const BARRIER_MAX_MS = 2_000;
 export type NewPageListener = (page: Page, targetId: string, opener: PageOpener | undefined) => void;
 export interface PageOpener { targetId: string; severed: boolean }
 interface TargetFacts { targetId: string; openerId?: string; canAccessOpener?: boolean }
+/** A request the browser-wide Fetch rule paused; `frameId`: the frame it loads in (a page's main frame id is its target id). */
+interface PausedRequest { requestId: string; request: { url: string }; frameId?: string; resourceType?: string }
+
+/**
+ * New popups whose first document request has not come yet, at most: a popup waits here only
+ * between its window's creation and its first load (or its close), so this bounds a page that
+ * opens windows that never load.
+ */
+const POPUPS_AWAITING_LOAD_MAX = 256;
 
 /** Longest text of a refused open's address forge repeats, characters: a page chooses it. */
-const REFUSED_URL_MAX_CHARS = 200;
+export const REFUSED_URL_MAX_CHARS = 200;
 const OPEN_RULES: ReadonlySet<string> = new Set<OpenRule>(['cross-origin-frame', 'frame-other-origin', 'second-cross-site']);
 
 /** A window.open the page script refused, as its frame reported it; undefined for anything else a page sends that name. */
@@ -46,6 +56,10 @@ export class Driver {
   private listener: NewPageListener = () => undefined;
   private popupListener: (targetId: string, openerId: string) => void = () => undefined;
   private refusedListener: (page: Page, refusal: OpenRefusal) => void = () => undefined;
+  /** Judges a popup's first load (popup-gate.ts): true lets it through. */
+  private popupGate: (load: PopupFirstLoad) => Promise<boolean> = async () => true;
+  /** New popups' targets until their first document request: their opener, its frame, and whether the open was noopener. */
+  private readonly awaitingLoad = new Map<string, Omit<PopupFirstLoad, 'url'>>();
   private sessions = new WeakMap<Page, CDPSession>();
 
   private constructor(readonly browser: Browser, readonly context: BrowserContext, readonly cdp: CDPSession) {}
@@ -66,9 +80,13 @@ export class Driver {
         });
         context.on('page', (page) => driver.pageArrived(page));
         // Popups are announced here long before the driver has prepared their page.
-        cdp.on('Target.targetCreated', (e: { targetInfo: { type: string; targetId: string; openerId?: string } }) => {
-          if (e.targetInfo.type === 'page' && e.targetInfo.openerId) driver.popupListener(e.targetInfo.targetId, e.targetInfo.openerId);
+        cdp.on('Target.targetCreated', (e: { targetInfo: TargetFacts & { type: string; openerFrameId?: string } }) => {
+          const t = e.targetInfo;
+          if (t.type !== 'page' || !t.openerId) return;
+          driver.awaitLoad({ targetId: t.targetId, openerId: t.openerId, ...(t.openerFrameId ? { openerFrameId: t.openerFrameId } : {}), severed: t.canAccessOpener === false });
+          driver.popupListener(t.targetId, t.openerId);
         });
+        cdp.on('Target.targetDestroyed', (e: { targetId: string }) => driver.awaitingLoad.delete(e.targetId));
         await cdp.send('Target.setDiscoverTargets', { discover: true });
         return driver;
       } catch (e) {
@@ -85,15 +103,33 @@ export class Driver {
    * only matching requests, and each is failed as blocked or let through.
    */
   async guardRequests(policy: UrlPolicy): Promise<void> {
-    this.cdp.on('Fetch.requestPaused', (e: { requestId: string; request: { url: string } }) => {
-      const blocked = requestBlocked(e.request.url, policy);
-      const answer = blocked
-        ? this.cdp.send('Fetch.failRequest', { requestId: e.requestId, errorReason: 'BlockedByClient' })
-        : this.cdp.send('Fetch.continueRequest', { requestId: e.requestId });
-      answer.catch(() => undefined); // the request's page may be gone meanwhile
-    });
-    await this.cdp.send('Fetch.enable', { patterns: blockedRequestPatterns(policy) });
+    this.cdp.on('Fetch.requestPaused', (e: PausedRequest) => { void this.judgeRequest(e, policy); });
+    // Every document request pauses too, for the popup rules' judge of a new popup's first load.
+    await this.cdp.send('Fetch.enable', { patterns: [...blockedRequestPatterns(policy), { urlPattern: '*', resourceType: 'Document' }] });
   }
+
+  private async judgeRequest(e: PausedRequest, policy: UrlPolicy): Promise<void> {
+    let allowed = !requestBlocked(e.request.url, policy);
+    // A popup's main frame id is its target id: its first document is judged by the popup rules.
+    const popup = allowed && e.resourceType === 'Document' && e.frameId ? this.awaitingLoad.get(e.frameId) : undefined;
+    if (popup) {
+      this.awaitingLoad.delete(popup.targetId);
+      allowed = await this.popupGate({ ...popup, url: e.request.url }).catch(() => false);
+    }
+    const answer = allowed
+      ? this.cdp.send('Fetch.continueRequest', { requestId: e.requestId })
+      : this.cdp.send('Fetch.failRequest', { requestId: e.requestId, errorReason: 'BlockedByClient' });
+    await answer.catch(() => undefined); // the request's page may be gone meanwhile
+    if (popup && !allowed) await this.cdp.send('Target.closeTarget', { targetId: popup.targetId }).catch(() => undefined);
+  }
+
+  private awaitLoad(p: Omit<PopupFirstLoad, 'url'>): void {
+    if (this.awaitingLoad.size >= POPUPS_AWAITING_LOAD_MAX) this.awaitingLoad.delete(this.awaitingLoad.keys().next().value!);
+    this.awaitingLoad.set(p.targetId, p);
+  }
+
+  /** The popup rules' judge of each new popup's first document (popup-gate.ts); false fails it and closes its window. */
+  onPopupFirstLoad(cb: (load: PopupFirstLoad) => Promise<boolean>): void { this.popupGate = cb; }
 
   /** Pages that were there before the driver attached (the host's boot tab). */
   async existingPages(): Promise<Array<{ page: Page; targetId: string }>> {

@@ -7,23 +7,23 @@
  *   top frame's own origin, a cross-origin subframe's for every address, and a second popup at
  *   another site from the same page answers null (and never commits) while the first is live.
  *   Each refusal is told to forge through OPEN_REFUSED_BINDING, for the tab's owner to read.
+ *   The server judges every popup's first load by the same rules (popup-gate.ts), for the ways
+ *   to open a window this script does not see.
  */
+
+import { siteOf } from './popup-gate.js';
 
 /** The page-side name of forge's binding that hears a refused window.open: its argument is `OpenRefusal`. */
 export const OPEN_REFUSED_BINDING = '__forgeOpenRefused';
 
 /** Which popup rule refused a window.open. */
 export type OpenRule = 'cross-origin-frame' | 'frame-other-origin' | 'second-cross-site';
-export interface OpenRefusal { rule: OpenRule; url: string; frame: string }
+/** `atLoad`: caught by the server at the window's first load (popup-gate.ts), not refused by window.open in the page. */
+export interface OpenRefusal { rule: OpenRule; url: string; frame: string; atLoad?: boolean }
 
 export const PAGE_INIT_SCRIPT = `(() => {
-  // A site as the popup rule counts it: the scheme and the host's last two labels (an IP address whole).
-  // Without the public suffix list a.co.uk and b.co.uk count as one site, so such a pair is let through.
-  const siteOf = (u) => {
-    const h = u.hostname || '';
-    const ip = /^[0-9.]+$/.test(h) || h.includes(':');
-    return u.protocol + '//' + (ip ? h : h.split('.').slice(-2).join('.'));
-  };
+  // A site as the popup rules count it (popup-gate.ts, whose judge of a popup's first load counts it the same).
+  const siteOf = ${siteOf.toString()};
   try { delete window.PublicKeyCredential; } catch {}
   try {
     const c = navigator.credentials;

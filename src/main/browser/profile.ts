@@ -7,8 +7,9 @@ import type { Download, FileChooser, Page } from 'playwright-core';
 import { BrowserHost, type HostExit } from '../../workers/cdp/host.js';
 import { ForgeError, exitCause, isForgeError } from '../../shared/errors.js';
 import { HIDDEN_AGENT_TABS_DEFAULT, HIDDEN_PERSON_TABS_DEFAULT, NAVIGATION_TIMEOUT_MS, POPUPS_PER_PAGE_MAX } from '../../shared/limits.js';
-import { Driver, type PageOpener } from './driver.js';
+import { Driver, REFUSED_URL_MAX_CHARS, type PageOpener } from './driver.js';
 import type { OpenRefusal } from './init-script.js';
+import { RefusedPopups, frameOf, judgeFirstLoad, type PopupFirstLoad } from './popup-gate.js';
 import { TabCallQueue } from './call-queue.js';
 import type { UrlPolicy } from './url-policy.js';
 import { TabRegistry, dialogRefusal, type DialogKind, type Tab, type TabUser } from './tabs.js';
@@ -124,6 +125,10 @@ export class ProfileBrowser {
   private resolvingTab = new Map<string, Promise<Tab>>();
   /** Popups announced by the browser and not yet registered as tabs, by target id. */
   private pendingPopups = new Map<string, { opener: string; registered: Promise<void>; done: () => void }>();
+  /** Popups the popup rules closed at their first load before their page reached the registry: it is never listed. */
+  private readonly refusedPopups = new RefusedPopups();
+  /** Each page's popups let through at another site (their target ids): the popup rules allow one live at a time. */
+  private readonly crossSitePopups = new Map<string, Set<string>>();
 
   constructor(readonly key: string, readonly dir: string, private readonly events: ProfileEvents, private readonly opts: ProfileOptions = DEFAULT_OPTIONS) {}
 
@@ -222,6 +227,7 @@ export class ProfileBrowser {
     driver.onForeignPage((page, targetId, opener) => this.foreignPage(page, targetId, opener));
     driver.onPopupCreated((targetId, openerId) => this.popupCreated(targetId, openerId));
     driver.onOpenRefused((page, r) => this.openRefused(page, r));
+    driver.onPopupFirstLoad((load) => this.popupFirstLoad(load));
     for (const { page, targetId } of await driver.existingPages()) {
       if (!this.tabs.byTarget(targetId)) this.wire(this.tabs.add({ page, targetId, owner: null, title: '' }));
     }
@@ -551,10 +557,13 @@ export class ProfileBrowser {
   reviveInFlight(tab: Tab): Promise<string> | undefined { return this.reviving.get(tab); }
 
   /** A tab's window is gone or going: out of the registry, and a popup hands its seat and its viewers back to its opener. */
-  private forget(tab: Tab): void {
+  /** `refused`: a popup the popup rules closed at its first load: its opener's owner reads the refusal, not that it opened and closed. */
+  private forget(tab: Tab, refused = false): void {
+    this.crossSitePopups.delete(tab.pageId);
     const opener = tab.openerPageId ? this.tabs.get(tab.openerPageId) : undefined;
     this.tabs.remove(tab.pageId);
-    if (opener && tab.owner) opener.notices.push(`the popup in tab ${tab.number} closed; tab ${opener.number} is your current tab again`);
+    if (opener && refused) opener.notices = opener.notices.filter((n) => !n.startsWith(`tab ${opener.number} opened a popup: tab ${tab.number} (`));
+    else if (opener && tab.owner) opener.notices.push(`the popup in tab ${tab.number} closed; tab ${opener.number} is your current tab again`);
     if (opener) this.events.popupClosed?.(this, tab, opener);
     this.events.changed(this);
   }
@@ -568,6 +577,38 @@ export class ProfileBrowser {
     this.pendingPopups.set(targetId, { opener: opener.pageId, registered, done: () => { clearTimeout(timer); done(); } });
   }
 
+  /**
+   * A new popup's first load, judged by the popup rules (popup-gate.ts) before it is sent: false
+   * fails it and closes its window, and the opener's owner reads which rule in its next answer.
+   */
+  private async popupFirstLoad(load: PopupFirstLoad): Promise<boolean> {
+    const opener = this.tabs.byTarget(load.openerId);
+    if (!opener) return true;
+    const popups = this.crossSitePopups.get(opener.pageId) ?? new Set<string>();
+    // A popup is live while it is a tab, or still becoming one.
+    for (const id of popups) if (!this.tabs.byTarget(id) && !this.pendingPopups.has(id)) popups.delete(id);
+    let topUrl = '';
+    try { topUrl = opener.page.url(); } catch { /* closed */ }
+    const { refusal, crossSite } = await judgeFirstLoad(load, {
+      topUrl,
+      frame: (frameId) => frameOf(this.driver?.session(opener.page), this.driver?.cdp, frameId),
+      liveCrossSite: () => popups.size,
+    });
+    if (refusal) {
+      // Its window may be a tab already (the driver saw its page before its first request): it goes quietly.
+      const early = this.tabs.byTarget(load.targetId);
+      if (early) this.forget(early, true);
+      else this.refusedPopups.add(load.targetId);
+      // A call waiting for this popup to become a tab waits no more: it never will.
+      this.pendingPopups.get(load.targetId)?.done();
+      this.pendingPopups.delete(load.targetId);
+      this.openRefused(opener.page, { rule: refusal.rule, url: load.url.slice(0, REFUSED_URL_MAX_CHARS), frame: refusal.frame.slice(0, REFUSED_URL_MAX_CHARS), atLoad: true });
+      return false;
+    }
+    if (crossSite) { popups.add(load.targetId); this.crossSitePopups.set(opener.pageId, popups); }
+    return true;
+  }
+
   /** A window.open the popup rules refused: the tab's owner reads which rule, in its next answer. */
   private openRefused(page: Page, r: OpenRefusal): void {
     const tab = this.tabs.all().find((t) => t.page === page);
@@ -575,11 +616,16 @@ export class ProfileBrowser {
     const asked = JSON.stringify(r.url);
     let origin = '';
     try { origin = new URL(page.url()).origin; } catch { /* closed */ }
+    // Refused in the page, window.open answered null; caught at the window's first load (a link, a form, a later navigation), the window closed unloaded.
+    const opened = r.atLoad ? `opened a window at ${asked}` : `called window.open(${asked})`;
+    const outcome = r.atLoad ? 'refused, it did not load and its window was closed' : 'refused, it answered null';
     const sentence = r.rule === 'second-cross-site'
-      ? `tab ${tab.number} (${tab.pageId}) asked for a second popup at another site (window.open(${asked})) while ${this.livePopups(tab)} is open: refused, it answered null and nothing opened; close that popup first`
+      ? (r.atLoad
+        ? `tab ${tab.number} (${tab.pageId}) opened a second popup at another site (at ${asked}) while ${this.livePopups(tab)} is open: ${outcome}; close that popup first`
+        : `tab ${tab.number} (${tab.pageId}) asked for a second popup at another site (window.open(${asked})) while ${this.livePopups(tab)} is open: ${outcome} and nothing opened; close that popup first`)
       : r.rule === 'cross-origin-frame'
-        ? `a frame from another origin (${r.frame}) in tab ${tab.number} (${tab.pageId}) called window.open(${asked}): refused, it answered null; such a frame opens no window`
-        : `a frame (${r.frame}) in tab ${tab.number} (${tab.pageId}) called window.open(${asked}): refused, it answered null; a frame opens windows only at its page's own origin (${origin})`;
+        ? `a frame from another origin (${r.frame}) in tab ${tab.number} (${tab.pageId}) ${opened}: ${outcome}; such a frame opens no window`
+        : `a frame (${r.frame}) in tab ${tab.number} (${tab.pageId}) ${opened}: ${outcome}; a frame opens windows only at its page's own origin (${origin})`;
     // A page that keeps asking is told once per answer, not once per ask.
     if (!tab.notices.includes(sentence)) tab.notices.push(sentence);
     log.info({ profile: this.key, tab: tab.number, pageId: tab.pageId, rule: r.rule, frame: r.frame }, 'window.open refused by the popup rules');
@@ -617,6 +663,11 @@ export class ProfileBrowser {
   private async foreignPage(page: Page, targetId: string, opener: PageOpener | undefined): Promise<void> {
     const pending = this.pendingPopups.get(targetId);
     this.pendingPopups.delete(targetId);
+    if (this.refusedPopups.take(targetId)) {
+      pending?.done();
+      await page.close().catch(() => undefined);
+      return;
+    }
     try {
       if (opener?.severed) this.registerSevered(page, targetId, opener.targetId);
       else await this.registerForeign(page, targetId, opener?.targetId);
@@ -635,6 +686,7 @@ export class ProfileBrowser {
     }
     const owner = opener?.owner ?? null;
     const tab = this.wire(this.tabs.add({ page, targetId, owner, title: '', ...(opener ? { openerPageId: opener.pageId } : {}) }));
+    this.readTitle(tab);
     if (opener) {
       opener.popups.add(tab.pageId);
       this.events.popupOpened?.(this, opener, tab);
@@ -656,12 +708,16 @@ export class ProfileBrowser {
     const from = this.tabs.byTarget(openerTargetId);
     const owner = from?.owner ?? null;
     const tab = this.wire(this.tabs.add({ page, targetId, owner, title: '' }));
-    // Its first load may have come before it was wired.
-    page.title().then((t) => { if (t && t !== tab.title) { tab.title = t; this.events.changed(this); } }, () => undefined);
+    this.readTitle(tab);
     if (from && owner) {
       from.notices.push(`tab ${from.number} opened tab ${tab.number} (${tab.pageId}) without an opener (noopener): it is not a popup and tab ${from.number} stays your current tab; browser_tabs select drives it`);
     }
     this.events.changed(this);
+  }
+
+  /** A window's first load may have come before it was wired: its title is read once now. */
+  private readTitle(tab: Tab): void {
+    tab.page.title().then((t) => { if (t && t !== tab.title) { tab.title = t; this.events.changed(this); } }, () => undefined);
   }
 
   private wire(tab: Tab): Tab {

@@ -1,0 +1,104 @@
+/**
+ * The popup rules hold for windows the page's window.open never sees: a link or a form with a
+ * named target, a blank window sent to another site afterwards, a cross-origin frame's own link.
+ * While a page's first popup at another site is live, none of these opens a second one there; a
+ * frame from another origin opens no window at all. Such a window's first load is refused before
+ * it is sent, its window is closed, its address is never listed as a tab, and the seat is told why.
+ */
+import { describe, expect } from 'vitest';
+import type { Agent } from './helpers/server.js';
+import { servePages, type PageServer } from './helpers/pages.js';
+import { seatTabs, type SeatTabs } from './helpers/seat-tabs.js';
+import { forgeTest, type TestPages } from './fixtures.js';
+
+const SEAT = 'default/backstop/lead';
+let pages: TestPages;
+let idp: PageServer;
+let agent: Agent;
+let list: SeatTabs['list'];
+let toApp: SeatTabs['toApp'];
+let at: SeatTabs['at'];
+
+const it = forgeTest();
+
+it.beforeAll(async ({ pages: p, agentFor }) => {
+  pages = p;
+  idp = await servePages({
+    '/a': '<title>Provider A</title>a', '/b': '<title>Provider B</title>b', '/c': '<title>Provider C</title>c', '/d': '<title>Provider D</title>d',
+    '/frame': `<title>Their frame</title><a href="${'/e'}" target="framed">Frame link</a>`,
+    '/e': '<title>Provider E</title>e',
+  }, 'localhost');
+  pages.route('/same', '<title>Same site</title>same');
+  pages.route('/', () => `<title>App</title>
+<button onclick='window.open(${JSON.stringify(`${idp.origin}/a`)}, "one")'>Open A</button>
+<a href="${idp.origin}/b" target="named">Link B</a>
+<form action="${idp.origin}/c" target="formwin"><button>Form C</button></form>
+<button onclick='const w = window.open("", "blank"); w.location.href = ${JSON.stringify(`${idp.origin}/d`)}'>Blank then D</button>
+<a href="${pages.origin}/same" target="samesite">Same site</a>
+<iframe src="${idp.origin}/frame" title="their frame"></iframe>`);
+  agent = await agentFor(SEAT);
+  ({ list, toApp, at } = seatTabs(agent));
+  await agent.call('browser_navigate', { url: pages.url });
+});
+
+it.afterAll(async () => {
+  await idp?.close();
+});
+
+
+
+/** Clicks `ref` on the app's tab; answers everything the seat was told by then. */
+async function press(ref: string): Promise<string> {
+  await toApp();
+  const clicked = await agent.call('browser_click', { ref });
+  expect(clicked.isError).toBe(false);
+  await toApp();
+  return clicked.text + (await agent.call('browser_tabs', { action: 'list' })).text;
+}
+
+
+/** Tabs at `path` over 1.5 s after a press: a window that was let through has loaded by then. */
+async function settledAt(path: string): Promise<number> {
+  await new Promise((r) => setTimeout(r, 1_500));
+  return at(path);
+}
+
+describe('the popup rules for windows window.open does not open', () => {
+  it('while a cross-site popup is live, a named link, a form and a blank window sent elsewhere open no second one', async () => {
+    await press('role=button[name="Open A"]');
+    expect(await at('/a')).toBe(1);
+    const link = await press('role=link[name="Link B"]');
+    expect(link).toMatch(/opened a second popup at another site \(at "http:\/\/localhost:\d+\/b"\) while tab \d+ \(p-[0-9a-f]{8}\) is open: refused, it did not load and its window was closed/);
+    expect(await settledAt('/b')).toBe(0);
+    const form = await press('role=button[name="Form C"]');
+    expect(form).toMatch(/second popup at another site \(at "http:\/\/localhost:\d+\/c\?"\)/);
+    expect(await settledAt('/c')).toBe(0);
+    const blank = await press('role=button[name="Blank then D"]');
+    expect(blank).toMatch(/second popup at another site \(at "http:\/\/localhost:\d+\/d"\)/);
+    expect(await settledAt('/d')).toBe(0);
+  });
+
+  it('a same-site popup still opens meanwhile, and once the first closes a link opens the other site', async () => {
+    await press('role=link[name="Same site"]');
+    expect(await settledAt('/same')).toBe(1);
+    const tabs = await list();
+    const a = /- (\d+): (?:\(current\) )?Provider A · /.exec(tabs)?.[1];
+    expect(a, tabs).toBeTruthy();
+    await agent.call('browser_tabs', { action: 'close', index: Number(a) });
+    expect(await at('/a')).toBe(0);
+    const link = await press('role=link[name="Link B"]');
+    expect(link).toMatch(/opened a popup: tab \d+/);
+    expect(await settledAt('/b')).toBe(1);
+  });
+
+  it('a link in a frame from another origin opens no window, and the seat is told', async () => {
+    await toApp();
+    const frame = await agent.call('browser_snapshot');
+    const ref = /link "Frame link" \[ref=([a-z0-9]+)\]/.exec(frame.text)?.[1];
+    expect(ref, frame.text).toBeTruthy();
+    const clicked = await agent.call('browser_click', { ref: ref! });
+    const said = clicked.text + (await agent.call('browser_tabs', { action: 'list' })).text;
+    expect(said).toMatch(/a frame from another origin \(http:\/\/localhost:\d+\/frame\) in tab \d+ \(p-[0-9a-f]{8}\) opened a window at "http:\/\/localhost:\d+\/e": refused, it did not load and its window was closed; such a frame opens no window/);
+    expect(await settledAt('/e')).toBe(0);
+  });
+});
