@@ -288,6 +288,23 @@ export class McpForward {
     this.serving.nodeGone(node);
   }
 
+  /**
+   * The tokens changed: a session whose agent key no longer holds (revoked, expired) is over. Its
+   * open requests (a running call, the client's stream) are answered with the sentence and closed,
+   * and the node serving it ends it there, letting its seat go.
+   */
+  sweep(holds: (g: SessionOwner['grant']) => boolean): void {
+    for (const [sid, entry] of [...this.sessions]) {
+      if (holds(entry.grant)) continue;
+      this.sessions.delete(sid);
+      for (const [id, p] of [...this.pending]) if (p.sid === sid) this.fail(id, KEY_ENDED_SENTENCE);
+      log.info({ seat: entry.seat, node: entry.node }, 'a forwarded MCP session ended: its agent key was revoked or expired');
+      if (entry.gone !== undefined) continue;
+      const end = (): Promise<unknown> => this.exchange(entry.node, { op: 'req', id: 0, method: 'DELETE', path: entry.opening.path, headers: { 'mcp-session-id': entry.remote } });
+      (entry.placing ? entry.placing.then(end) : end()).catch(() => undefined);
+    }
+  }
+
   private publish(subject: string, m: McpAsk | McpAnswer): void {
     try { this.nc.publish(subject, packOp(m)); } catch (e) { log.warn({ err: e, subject }, 'a forwarded MCP message was not sent'); }
   }

@@ -38,6 +38,7 @@ export class ClusterNode {
       nodeFor: (key) => this.hostOf(key),
       forward: (node, owner, req, res, body) => this.mcp.forward(node, owner, req, res, body),
       adopt: (sid, node, owner, opening) => this.mcp.adopt(sid, node, owner, opening),
+      sweep: (holds) => this.mcp.sweep(holds),
     };
   }
 

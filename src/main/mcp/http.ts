@@ -42,6 +42,8 @@ export interface McpElsewhere {
   forward(node: string, owner: SessionOwner, req: IncomingMessage, res: ServerResponse, body: unknown): void;
   /** Session `sid`, served here so far, is served by node `node` from now on, where its profile went. */
   adopt(sid: string, node: string, owner: SessionOwner, opening: SessionOpening): void;
+  /** The tokens changed: the sessions served elsewhere whose key no longer `holds` end, their open requests closed. */
+  sweep(holds: (g: AgentGrant) => boolean): void;
 }
 
 /** The request headers an MCP endpoint reads; the rest (the agent's key above all) stay at the door. */
@@ -172,6 +174,7 @@ export class McpEndpoint {
     for (const s of [...this.sessions.values()]) {
       if (!this.book.holds(s.grant)) void s.transport.close().catch(() => undefined);
     }
+    this.hooks.elsewhere?.sweep((g) => this.book.holds(g));
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
