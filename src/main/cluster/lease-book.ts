@@ -67,6 +67,8 @@ export class LeaseBook {
       this.seen.delete(k.profile);
       return;
     }
+    // This node's name: its own write (heard, maybe, before the write's answer), where its own lease map decides, or another's in its name.
+    if (value === this.node && !this.holds(k.profile)) return;
     if (!this.vouched(value, k.profile)) {
       log.warn({ profile: k.profile, named: value }, `a write of profile ${k.profile}'s lease names node ${value}, which has no record of holding it; ignored`);
       return;

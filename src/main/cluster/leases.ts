@@ -34,6 +34,8 @@ export class ProfileLeases {
   private readonly held = new Map<string, number>();
   /** When each held lease was last renewed, ms since the epoch. */
   private readonly renewedAt = new Map<string, number>();
+  /** Leases this node took over from a node that stopped answering: that node, should it take the lease back. */
+  private readonly takenFrom = new Map<string, string>();
   /** Every lease as the writes watched in the bucket stand (renewals are puts, so a live one is seen often). */
   private readonly book: LeaseBook;
   private readonly renewal: NodeJS.Timeout;
@@ -124,8 +126,9 @@ export class ProfileLeases {
       return;
     } catch { /* held by someone: below */ }
     const e = await this.kv.get(leaseKey(key));
-    if (e && e.operation === 'PUT' && e.string() === this.node) {
-      // This node's own lease from before a restart: renewed, not taken anew.
+    const standing = this.book.owner(key);
+    if (e && e.operation === 'PUT' && e.string() === this.node && !(standing !== undefined && standing !== this.node && this.presence.alive(standing))) {
+      // This node's own lease from before a restart: renewed, not taken anew (not so one written in its name over a holder that answers).
       this.hold(key, await this.kv.update(leaseKey(key), this.node, e.revision));
       return;
     }
@@ -141,8 +144,7 @@ export class ProfileLeases {
       log.warn({ profile: key, node: this.node, named: other }, 'profile lease taken: the lease named a node with no record of holding it');
       return;
     }
-    const standing = this.book.owner(key);
-    if (standing !== undefined && standing !== other && standing !== this.node) {
+    if (standing !== undefined && standing !== other && standing !== this.node && this.presence.alive(standing)) {
       throw new ForgeError('host_in_use', `profile ${key} is hosted by node ${standing}; node ${this.node} starts no host for it while ${standing} holds it (its lease lapses ${LEASE_TTL_MS / 1000} s after ${standing} stops)`);
     }
     if (!this.presence.alive(other) && this.presence.listenedLongEnough()) {
@@ -150,6 +152,7 @@ export class ProfileLeases {
       // taker's update matches the revision; the holder, if it was only cut off, loses it on its next renewal.
       try {
         this.hold(key, await this.kv.update(leaseKey(key), this.node, e!.revision));
+        this.takenFrom.set(key, other);
         log.warn({ profile: key, node: this.node, from: other }, 'profile lease taken over from a node that stopped answering');
         return;
       } catch {
@@ -180,8 +183,9 @@ export class ProfileLeases {
         }
         const by = now?.operation === 'PUT' ? now.string() : 'another node';
         // Taken while this node answered and renewed throughout: nobody could take this node for silent, so the write was not a takeover.
+        // Not so from the node this one took it over from: that one answered after all, and keeps it.
         const since = (this.renewedAt.get(key) ?? 0) - NODE_SILENT_MS;
-        if (now && now.operation === 'PUT' && this.presence.answeredSince(since) && Date.now() - Math.max(since, this.rejoinedAt) < LEASE_TTL_MS) {
+        if (now && now.operation === 'PUT' && by !== this.takenFrom.get(key) && this.presence.answeredSince(since) && Date.now() - Math.max(since, this.rejoinedAt) < LEASE_TTL_MS) {
           const back = await this.kv.update(leaseKey(key), this.node, now.revision).catch(() => undefined);
           if (back !== undefined) {
             log.warn({ profile: key, node: this.node, by }, `node ${by} wrote the lease of profile ${key} while node ${this.node} held it and answered; taken back`);
@@ -191,6 +195,9 @@ export class ProfileLeases {
         }
         this.held.delete(key);
         this.renewedAt.delete(key);
+        this.takenFrom.delete(key);
+        // Its record goes too, so that every node takes the lease as the new holder's at once.
+        void this.kv.delete(heldKey(this.node, key)).catch(() => undefined);
         const sentence = `node ${this.node} lost the lease of profile ${key} (held by ${by} now), so its browser host here was ended`;
         log.error({ profile: key, err: e }, sentence);
         for (const cb of this.lostListeners) cb(key, sentence);

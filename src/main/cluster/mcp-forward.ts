@@ -235,7 +235,8 @@ export class McpForward {
       p.stream = (a.headers['content-type'] ?? '').startsWith('text/event-stream');
       const sid = a.headers['mcp-session-id'];
       if (sid && p.opens && p.ask.body !== undefined) {
-        this.sessions.set(sid, { ...p.opens, node, remote: sid, opening: { path: p.ask.path, headers: p.ask.headers, body: p.ask.body } });
+        const { [NOTICE_HEADER]: _told, ...headers } = p.ask.headers;
+        this.sessions.set(sid, { ...p.opens, node, remote: sid, opening: { path: p.ask.path, headers, body: p.ask.body } });
       }
       // The agent keeps the id it was given, wherever its session is served now.
       p.sink.head(a.status, sid && p.sid ? { ...a.headers, 'mcp-session-id': p.sid } : a.headers);

@@ -260,7 +260,8 @@ export class McpEndpoint {
     const ctx: SessionContext = { seat, sessionId, profileKey, ...(cwd ? { cwd } : {}), ...(env ? { env } : {}), ...(notice ? { notice } : {}), log: log.child({ seat: seat.key, session: sessionId.slice(0, 8), profile: profileKey }) };
     const server = new McpServer({ name: 'forge', version: this.version }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
     this.hooks.registerTools(noticingServer(server, ctx), ctx);
-    const opening = { path: req.url ?? '/mcp', headers: mcpRequestHeaders(req), body: JSON.stringify(body) };
+    const { [NOTICE_HEADER]: _told, ...headers } = mcpRequestHeaders(req);
+    const opening = { path: req.url ?? '/mcp', headers, body: JSON.stringify(body) };
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => sessionId,
       onsessioninitialized: (id) => { this.sessions.set(id, { transport, ctx, grant, open: { calls: 0, streams: 0 }, lastActive: Date.now(), opening }); },
