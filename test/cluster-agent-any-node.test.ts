@@ -94,6 +94,6 @@ describe('an agent on a node that does not host its profile', () => {
     await person.next('handoffs', (m) => (m.asks as unknown[]).length === 1);
     alpha.proc.kill('SIGKILL');
     const said = await Promise.race([call, new Promise<string>((r) => setTimeout(() => r('(no answer)'), SENTENCE_WAIT_MS))]);
-    expect(said).toContain('node alpha serving this MCP session stopped answering; initialize a new session');
+    expect(said).toContain('node alpha serving this MCP session stopped answering, and the tabs it held for this session were lost; call again');
   });
 });

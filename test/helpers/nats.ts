@@ -78,3 +78,12 @@ export function clusterToml(nats: RunningNats, node: string, roles?: string[]): 
   const auth = nats.passwords ? `user = "${node}"\npassword = "${nats.passwords[node]}"` : `token = "${nats.token}"`;
   return `[cluster]\nnats = "${nats.url}"\nnode = "${node}"\n${auth}\n${roles ? `roles = [${roles.map((r) => `"${r}"`).join(', ')}]\n` : ''}`;
 }
+
+/** The permission errors nats-server reports to `nc` within `ms` of `act`. */
+export async function violations(nc: import('@nats-io/transport-node').NatsConnection, act: () => void | Promise<void>, ms = 1_500): Promise<string[]> {
+  const seen: string[] = [];
+  void (async () => { for await (const s of nc.status()) if (s.type === 'error') seen.push(String((s as { error?: Error }).error?.message ?? '')); })();
+  await act();
+  await new Promise((r) => setTimeout(r, ms));
+  return seen;
+}

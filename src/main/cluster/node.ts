@@ -21,24 +21,29 @@ export class ClusterNode {
 
   /** `linkSecret`: the cluster's, signing hand-off and download links so that every node's door checks them. */
   private constructor(readonly linkSecret: string, readonly cfg: ClusterConfig, private readonly config: ForgeConfig, private readonly nc: NatsConnection, readonly leases: ProfileLeases, readonly presence: Presence) {
-    this.mcp = new McpForward(nc, cfg.node);
+    this.mcp = new McpForward(nc, cfg.node, (key) => this.hostOf(key));
     presence.onGone((node) => this.mcp.nodeGone(node));
+  }
+
+  /** The live node hosting profile `key`, when it is another node. */
+  private hostOf(key: string): string | undefined {
+    const owner = this.leases.owner(key);
+    return owner !== undefined && owner !== this.cfg.node && this.presence.alive(owner) ? owner : undefined;
   }
 
   /** An agent's session for a profile another live node hosts is served there (see mcp-forward.ts). */
   mcpElsewhere(): McpElsewhere {
     return {
       servedBy: (sid) => this.mcp.servedBy(sid),
-      nodeFor: (key) => {
-        const owner = this.leases.owner(key);
-        return owner !== undefined && owner !== this.cfg.node && this.presence.alive(owner) ? owner : undefined;
-      },
-      forward: (node, seat, req, res, body) => this.mcp.forward(node, seat, req, res, body),
+      nodeFor: (key) => this.hostOf(key),
+      forward: (node, owner, req, res, body) => this.mcp.forward(node, owner, req, res, body),
+      adopt: (sid, node, owner, opening) => this.mcp.adopt(sid, node, owner, opening),
+      sweep: (holds) => this.mcp.sweep(holds),
     };
   }
 
   /** This node's MCP endpoint is up: sessions other nodes forward are served there, under its own key. */
-  serveMcp(port: number, token: string): void { this.mcp.local = { port, token }; }
+  serveMcp(port: number, token: string): void { this.mcp.serving.local = { port, token }; }
 
   static async start(config: ForgeConfig): Promise<ClusterNode> {
     const cfg = config.cluster!;

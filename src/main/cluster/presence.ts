@@ -42,6 +42,9 @@ export class Presence {
   /** This node's own link to NATS is up. */
   private connected = true;
   private lastSweep = Date.now();
+  /** When this node last said it is alive, and when it last may have seemed silent to the others (off NATS, or its beats late). */
+  private lastSaid = Date.now();
+  private troubleAt = 0;
 
   constructor(private readonly nc: NatsConnection, private readonly node: string) {
     this.sub = nc.subscribe(subjects.presence('*'), {
@@ -53,7 +56,13 @@ export class Presence {
         this.heard.set(who, Date.now());
       },
     });
-    const say = (): void => { try { nc.publish(subjects.presence(node)); } catch { /* reconnecting: the others see the silence */ } };
+    const say = (): void => {
+      const now = Date.now();
+      // A beat this late (a stall past what NODE_SILENT_MS tolerates) may have been heard as silence.
+      if (now - this.lastSaid > NODE_SILENT_MS - PRESENCE_PERIOD_MS) this.troubleAt = now;
+      this.lastSaid = now;
+      try { nc.publish(subjects.presence(node)); } catch { this.troubleAt = now; }
+    };
     say();
     this.beat = setInterval(say, PRESENCE_PERIOD_MS);
     this.beat.unref();
@@ -61,8 +70,8 @@ export class Presence {
     this.check.unref();
     void (async () => {
       for await (const st of nc.status()) {
-        if (st.type === 'disconnect') this.connected = false;
-        else if (st.type === 'reconnect') this.rejoined();
+        if (st.type === 'disconnect') { this.connected = false; this.troubleAt = Date.now(); }
+        else if (st.type === 'reconnect') { this.troubleAt = Date.now(); this.rejoined(); }
       }
     })().catch(() => undefined);
   }
@@ -81,6 +90,9 @@ export class Presence {
     // Just after this node stalled, the beats it missed are not read yet: not a silence either.
     return at !== undefined && (!this.connected || Date.now() - this.lastSweep > STALLED_CHECK_MS || Date.now() - at < NODE_SILENT_MS);
   }
+
+  /** Whether this node was on NATS and said it is alive on time from `t` (ms since the epoch) on: no node can have taken it for silent since. */
+  answeredSince(t: number): boolean { return this.connected && this.troubleAt < t; }
 
   /** Whether this node has listened long enough that a node it never heard is truly silent. */
   listenedLongEnough(): boolean { return Date.now() - this.startedAt >= NODE_SILENT_MS; }

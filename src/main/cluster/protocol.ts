@@ -20,7 +20,7 @@ import { Packr, Unpackr } from 'msgpackr';
 import type { ClientMessage } from '../../shared/protocol.js';
 import type { ViewerGrant } from '../../shared/grants.js';
 
-/** The KV bucket of profile leases: key `<org>/<profile>`, value the holding node's name. */
+/** The KV bucket of profile leases: key `lease.<org>/<profile>`, value the holding node's name, and each holder's own record (lease-book.ts). */
 export const LEASE_BUCKET = 'forge_leases';
 /** The KV bucket of what every node shares for good: the secret signing hand-off and download links (cluster/links.ts). */
 export const CLUSTER_BUCKET = 'forge_cluster';
@@ -46,10 +46,24 @@ export function senderOf(subject: string): string {
 }
 
 /**
+ * The JetStream API calls a node makes on KV bucket `bucket`: find or make it, read a key, watch
+ * it. Not its update, purge or deletion, nor a message's deletion: no node's credential may change
+ * a bucket's TTL or erase what another node wrote.
+ */
+function bucketApi(bucket: string): string[] {
+  const s = `KV_${bucket}`;
+  return [
+    `$JS.API.STREAM.INFO.${s}`, `$JS.API.STREAM.CREATE.${s}`, `$JS.API.DIRECT.GET.${s}.>`, `$JS.API.STREAM.MSG.GET.${s}`,
+    `$JS.API.CONSUMER.CREATE.${s}`, `$JS.API.CONSUMER.CREATE.${s}.>`, `$JS.API.CONSUMER.INFO.${s}.>`, `$JS.API.CONSUMER.DELETE.${s}.>`,
+  ];
+}
+
+/**
  * What node `node` may publish and subscribe to, as a nats-server user's `permissions`: only the
  * subjects naming it as the sender, only the ones addressed to it (and presence), and JetStream
- * for the lease bucket. A node's credential then lets it speak for no other node, nor read what
- * is meant for another.
+ * for the two buckets. A node's credential then lets it speak for no other node, nor read what
+ * is meant for another. In the lease bucket it writes any lease key (holding moves between nodes,
+ * which no static permission follows) but only its own holder's records (see lease-book.ts).
  */
 export function natsPermissions(node: string): { publish: { allow: string[] }; subscribe: { allow: string[] } } {
   return {
@@ -57,7 +71,8 @@ export function natsPermissions(node: string): { publish: { allow: string[] }; s
       allow: [
         `forge.node.*.viewers.${node}`, `forge.node.*.pushes.${node}`, `forge.frames.${node}.>`, `forge.keyframe.*.${node}`,
         `forge.presence.${node}`, `forge.term.*.${node}`, `forge.termack.*.${node}`, `forge.mcp.*.${node}`, `forge.mcpres.*.${node}`,
-        '$JS.API.>', '$JS.FC.>', `$KV.${LEASE_BUCKET}.>`, `$KV.${CLUSTER_BUCKET}.>`, '_INBOX.>',
+        '$JS.API.INFO', ...bucketApi(LEASE_BUCKET), ...bucketApi(CLUSTER_BUCKET), '$JS.FC.>',
+        `$KV.${LEASE_BUCKET}.lease.>`, `$KV.${LEASE_BUCKET}.held.${node}.>`, `$KV.${CLUSTER_BUCKET}.>`, '_INBOX.>',
       ],
     },
     subscribe: {

@@ -14,6 +14,8 @@ export interface SessionContext {
   log: Logger;
   /** Set once the session has ended (the client closed it): a call it left running knows the seat went. */
   ended?: boolean;
+  /** A sentence for the agent, read above its next tool answer (see notice.ts). */
+  notice?: string;
   /** Sends an MCP progress notification for the running call, when the caller asked for progress. */
   progress?: (message: string) => Promise<void>;
 }

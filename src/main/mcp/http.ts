@@ -16,6 +16,7 @@ import type { SessionContext } from './context.js';
 import type { TokenBook } from '../../workers/relay/tokens.js';
 import { seatsCover, type AgentGrant } from '../../shared/grants.js';
 import { seatEnvOf } from './seat-env.js';
+import { NOTICE_HEADER, noticeOf, noticingServer } from './notice.js';
 
 export interface McpHooks {
   /** The seat's profile key, or a refusal when the seat is not this server's org. */
@@ -27,13 +28,32 @@ export interface McpHooks {
   elsewhere?: McpElsewhere;
 }
 
+/** Whose session it is: its seat, its profile and the key that opened it. */
+export interface SessionOwner { seat: string; profile: string; grant: AgentGrant }
+/** The agent's own initialize, kept so that its session can be opened again on another node. */
+export interface SessionOpening { path: string; headers: Record<string, string>; body: string }
+
 /** Sessions served by the node hosting their profile, when that is another node. */
 export interface McpElsewhere {
   /** The node serving session `sid` and its seat, when it is another node. */
   servedBy(sid: string | undefined): { node: string; seat: string } | undefined;
   /** The other node a new session for `profileKey` is served by, or undefined: this one. */
   nodeFor(profileKey: string): string | undefined;
-  forward(node: string, seat: string, req: IncomingMessage, res: ServerResponse, body: unknown): void;
+  forward(node: string, owner: SessionOwner, req: IncomingMessage, res: ServerResponse, body: unknown): void;
+  /** Session `sid`, served here so far, is served by node `node` from now on, where its profile went. */
+  adopt(sid: string, node: string, owner: SessionOwner, opening: SessionOpening): void;
+  /** The tokens changed: the sessions served elsewhere whose key no longer `holds` end, their open requests closed. */
+  sweep(holds: (g: AgentGrant) => boolean): void;
+}
+
+/** The request headers an MCP endpoint reads; the rest (the agent's key above all) stay at the door. */
+const MCP_REQUEST_HEADERS = ['accept', 'content-type', 'mcp-session-id', 'mcp-protocol-version', 'last-event-id', NOTICE_HEADER] as const;
+
+/** The headers of `req` another node's endpoint is sent when the request is served there. */
+export function mcpRequestHeaders(req: IncomingMessage): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const h of MCP_REQUEST_HEADERS) { const v = req.headers[h]; if (typeof v === 'string') headers[h] = v; }
+  return headers;
 }
 
 /**
@@ -63,6 +83,8 @@ interface Session {
   open: { calls: number; streams: number };
   /** When the session last had a request start or end, ms since the epoch. */
   lastActive: number;
+  /** Its initialize, should the session follow its profile to another node. */
+  opening: SessionOpening;
 }
 
 function idleBoundMs(): number {
@@ -152,6 +174,7 @@ export class McpEndpoint {
     for (const s of [...this.sessions.values()]) {
       if (!this.book.holds(s.grant)) void s.transport.close().catch(() => undefined);
     }
+    this.hooks.elsewhere?.sweep((g) => this.book.holds(g));
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -179,7 +202,7 @@ export class McpEndpoint {
           .end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32001, message: `this agent key does not cover seat ${away.seat}` }, id: null }));
         return;
       }
-      this.hooks.elsewhere!.forward(away.node, away.seat, req, res, req.method === 'POST' ? await readJson(req) : undefined);
+      this.hooks.elsewhere!.forward(away.node, { seat: away.seat, profile: '', grant }, req, res, req.method === 'POST' ? await readJson(req) : undefined);
       return;
     }
     const existing = typeof sid === 'string' ? this.sessions.get(sid) : undefined;
@@ -188,6 +211,15 @@ export class McpEndpoint {
       if (!seatsCover(grant.seats, existing.ctx.seat.key)) {
         res.writeHead(403, { 'content-type': 'application/json' })
           .end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32001, message: `this agent key does not cover seat ${existing.ctx.seat.key}` }, id: null }));
+        return;
+      }
+      // Its profile went to another node (taken while this node hosted none of it): the session follows, its seat here is let go.
+      const moved = req.method === 'DELETE' ? undefined : this.hooks.elsewhere?.nodeFor(existing.ctx.profileKey);
+      if (moved !== undefined) {
+        const owner = { seat: existing.ctx.seat.key, profile: existing.ctx.profileKey, grant: existing.grant };
+        this.hooks.elsewhere!.adopt(sid as string, moved, owner, existing.opening);
+        void existing.transport.close().catch(() => undefined);
+        this.hooks.elsewhere!.forward(moved, owner, req, res, req.method === 'POST' ? await readJson(req) : undefined);
         return;
       }
       this.track(existing, req, res);
@@ -222,14 +254,17 @@ export class McpEndpoint {
     }
     // A profile another node hosts is served there, the whole session: one node decides for its tabs.
     const at = this.hooks.elsewhere?.nodeFor(profileKey);
-    if (at !== undefined) { this.hooks.elsewhere!.forward(at, seat.key, req, res, body); return; }
+    if (at !== undefined) { this.hooks.elsewhere!.forward(at, { seat: seat.key, profile: profileKey, grant }, req, res, body); return; }
     const sessionId = randomUUID();
-    const ctx: SessionContext = { seat, sessionId, profileKey, ...(cwd ? { cwd } : {}), ...(env ? { env } : {}), log: log.child({ seat: seat.key, session: sessionId.slice(0, 8), profile: profileKey }) };
+    const notice = noticeOf(req);
+    const ctx: SessionContext = { seat, sessionId, profileKey, ...(cwd ? { cwd } : {}), ...(env ? { env } : {}), ...(notice ? { notice } : {}), log: log.child({ seat: seat.key, session: sessionId.slice(0, 8), profile: profileKey }) };
     const server = new McpServer({ name: 'forge', version: this.version }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
-    this.hooks.registerTools(server, ctx);
+    this.hooks.registerTools(noticingServer(server, ctx), ctx);
+    const { [NOTICE_HEADER]: _told, ...headers } = mcpRequestHeaders(req);
+    const opening = { path: req.url ?? '/mcp', headers, body: JSON.stringify(body) };
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => sessionId,
-      onsessioninitialized: (id) => { this.sessions.set(id, { transport, ctx, grant, open: { calls: 0, streams: 0 }, lastActive: Date.now() }); },
+      onsessioninitialized: (id) => { this.sessions.set(id, { transport, ctx, grant, open: { calls: 0, streams: 0 }, lastActive: Date.now(), opening }); },
     });
     transport.onclose = () => {
       // Runs before the SDK aborts the session's running calls, so they can tell an ended session from a cancel.
