@@ -256,7 +256,6 @@ app.ws<Viewer>('/ws', {
       sendError(ws, controlMessageTooBig(msg.t), msg.t, typeof msg.id === 'number' && Number.isSafeInteger(msg.id) ? msg.id : undefined);
       return;
     }
-    if (message.byteLength > largestCrossedBytes) largestCrossedBytes = message.byteLength;
     if (msg.t === 'hello') return;
     // A viewer that dropped its picture (it fell behind) is resynced here, where the frames are.
     if (msg.t === 'keyframe') { fanout.resync(v.id); return; }
@@ -264,6 +263,7 @@ app.ws<Viewer>('/ws', {
     if (msg.t === 'term_ack' && typeof msg.term === 'number' && termFanout.ack(msg.term, v.id, msg.bytes)) return;
     // One another node serves goes there, relay to relay, to the fan-out that counts it.
     if (msg.t === 'term_ack' && termsUp?.forwardAck(v.id, msg.term, msg.bytes)) return;
+    if (message.byteLength > largestCrossedBytes) largestCrossedBytes = message.byteLength;
     post({ t: 'message', viewer: v.id, msg });
   },
   drain: (ws) => fanout.drained(ws.getUserData().id),
