@@ -87,10 +87,13 @@ export function rssMb(pid: number): number {
 
 /** How often the settled RSS is sampled, ms. */
 const RSS_SETTLE_SAMPLE_MS = 500;
-/** How long the RSS may take to settle after a run's last input, ms: the garbage of a last huge input is collected well inside it. */
-const RSS_SETTLE_MAX_MS = 20_000;
-/** The RSS counts as settled once its lowest sample has not fallen for this long, ms. */
-const RSS_SETTLED_FOR_MS = 5_000;
+/** How long the RSS may take to settle after a run's last input, ms: room for two of V8's idle collections (below). */
+const RSS_SETTLE_MAX_MS = 30_000;
+/**
+ * The RSS counts as settled once its lowest sample has not fallen for this long, ms: V8's memory
+ * reducer collects and shrinks a heap that went quiet some 8 s after it did, not before.
+ */
+const RSS_SETTLED_FOR_MS = 10_000;
 
 /**
  * The server's RSS once it has settled after a run, MB: the lowest sample until it stops falling.
