@@ -6,7 +6,7 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { inputRng } from './prng.js';
 import { Findings, Progress, type TargetResult } from './result.js';
-import { probe, rssMb, type ForgeServer } from './server.js';
+import { probe, rssMb, settledRssMb, type ForgeServer } from './server.js';
 import { mcpRequest, type McpRequest, type McpScene, type McpTool } from './mcp-gen.js';
 import { PROBE_EVERY_INPUTS } from './socket-run.js';
 
@@ -150,7 +150,7 @@ export async function fuzzMcp(o: { server: ForgeServer; prober: Client; seed: nu
   if (!r.crashes) await dead(r.inputs, 'the end of the run');
   process.stderr.write(`fuzz: mcp time by request kind: ${[...spent].sort((a, b) => b[1] - a[1]).slice(0, 8).map(([k, ms]) => `${k} ${(ms / 1000).toFixed(1)} s`).join(', ')}\n`);
   await door.close();
-  r.rss_mb_after = rssMb(o.server.pid);
+  r.rss_mb_after = await settledRssMb(o.server.pid);
   r.top_refusals = found.topRefusals();
   return r;
 }

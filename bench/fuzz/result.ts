@@ -33,6 +33,7 @@ export interface TargetResult {
   /** The most common refusals by their first words, with their counts. */
   top_refusals?: Array<[string, number]>;
   rss_mb_before: number;
+  /** Once settled after the last input (see settledRssMb): what the run left behind, not its last input's garbage. */
   rss_mb_after: number;
 }
 

@@ -85,6 +85,33 @@ export function rssMb(pid: number): number {
   } catch { return 0; }
 }
 
+/** How often the settled RSS is sampled, ms. */
+const RSS_SETTLE_SAMPLE_MS = 500;
+/** How long the RSS may take to settle after a run's last input, ms: room for two of V8's idle collections (below). */
+const RSS_SETTLE_MAX_MS = 30_000;
+/**
+ * The RSS counts as settled once its lowest sample has not fallen for this long, ms: V8's memory
+ * reducer collects and shrinks a heap that went quiet some 8 s after it did, not before.
+ */
+const RSS_SETTLED_FOR_MS = 10_000;
+
+/**
+ * The server's RSS once it has settled after a run, MB: the lowest sample until it stops falling.
+ * Read right after the last input it holds that input's garbage too (a 15 MiB string decoded on
+ * two threads, not yet collected), which is no growth: what stays is what a leak or the allocator keeps.
+ */
+export async function settledRssMb(pid: number): Promise<number> {
+  let lowest = rssMb(pid);
+  let lowestAt = Date.now();
+  const end = Date.now() + RSS_SETTLE_MAX_MS;
+  while (Date.now() < end && Date.now() - lowestAt < RSS_SETTLED_FOR_MS) {
+    await new Promise((r) => setTimeout(r, RSS_SETTLE_SAMPLE_MS));
+    const now = rssMb(pid);
+    if (now < lowest) { lowest = now; lowestAt = Date.now(); }
+  }
+  return lowest;
+}
+
 /** An MCP client of the server for `seat`. */
 export async function agentClient(server: ForgeServer, seat: string): Promise<Client> {
   const url = new URL(server.mcpUrl);

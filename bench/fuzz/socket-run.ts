@@ -6,7 +6,7 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { inputRng, type Rng } from './prng.js';
 import { Findings, Progress, type TargetResult } from './result.js';
-import { probe, rssMb, type ForgeServer } from './server.js';
+import { probe, rssMb, settledRssMb, type ForgeServer } from './server.js';
 import { FuzzSocket, PACE_INPUTS, PONG_TIMEOUT_MS, type Judged } from './socket.js';
 import type { SocketInput } from './viewer-gen.js';
 
@@ -98,7 +98,7 @@ export async function runSocketTarget(t: SocketTarget): Promise<TargetResult> {
   } finally {
     sock?.end();
   }
-  r.rss_mb_after = rssMb(t.server.pid);
+  r.rss_mb_after = await settledRssMb(t.server.pid);
   r.top_refusals = found.topRefusals();
   return r;
 }

@@ -27,6 +27,7 @@ import { readTokens, tokensStamp } from './tokens.js';
 import { baseUrlFor, checkTlsFiles } from './reach.js';
 import type { ClusterNode } from './cluster/node.js';
 import { CdpDoor } from './browser/cdp-door.js';
+import { allocatorGauges, pinAllocator } from './allocator.js';
 import { isCdpFromRelay } from '../workers/relay/cdp-protocol.js';
 import type { Seat } from './seat.js';
 
@@ -44,6 +45,7 @@ function processGauges(): string {
   const m = process.memoryUsage();
   return [
     ['resident_bytes', m.rss], ['heap_used_bytes', m.heapUsed], ['heap_total_bytes', m.heapTotal], ['external_bytes', m.external], ['array_buffers_bytes', m.arrayBuffers],
+    ...allocatorGauges(),
   ].map(([k, v]) => `# TYPE forge_process_${k} gauge\nforge_process_${k} ${v}`).join('\n');
 }
 
@@ -63,6 +65,8 @@ export interface ServerContext {
 }
 
 export async function startServer(opts: ServeOptions): Promise<void> {
+  // Before any worker or socket allocates: every thread's arena follows the pinned threshold.
+  pinAllocator();
   const config = loadConfig(opts.configFile);
   if (config.server.tls) checkTlsFiles(config.source, config.server.tls);
   const stateDir = resolveStateDir(opts.stateDir);

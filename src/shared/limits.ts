@@ -107,3 +107,37 @@ export const PAGE_CALLS_QUEUED_PER_TAB_MAX = 64;
 
 /** An evaluate's bound, ms: a promise the page never settles is answered in words by then (the page goes on running it), well inside the page call's own deadline. */
 export const EVALUATE_TIMEOUT_MS = 30_000;
+
+/**
+ * Bytes a control message may take on the wire unless its kind carries a paste or files: a real
+ * one names a handful of things (a hand-off note of HANDOFF_NOTE_MAX_CHARS is under 24 KiB). Past
+ * it the relay refuses the message in words before it crosses to another thread, where each copy
+ * of a multi-megabyte message is a transient buffer the allocator keeps long after it is freed.
+ */
+export const CONTROL_MESSAGE_MAX_BYTES = 64 * 1024;
+
+/** Bytes UTF-8 spends at most on one UTF-16 code unit (a surrogate pair is two units, four bytes). */
+const UTF8_BYTES_PER_CODE_UNIT_MAX = 3;
+
+/** Room for a paste message's own fields beside its text, bytes. */
+const PASTE_MESSAGE_OVERHEAD_BYTES = 1024;
+
+/** The kinds that carry bulk, each with its own wire bound: the text or files its handler takes, encoded. */
+const CONTROL_KIND_MAX_BYTES: Readonly<Record<string, number>> = {
+  file_chooser_answer: SOCKET_INBOUND_MAX_BYTES,
+  term_input: TERM_INPUT_MAX_CHARS * UTF8_BYTES_PER_CODE_UNIT_MAX + PASTE_MESSAGE_OVERHEAD_BYTES,
+  input: INPUT_TEXT_MAX_CHARS * UTF8_BYTES_PER_CODE_UNIT_MAX + PASTE_MESSAGE_OVERHEAD_BYTES,
+};
+
+/** The wire bound of a control message of kind `kind`, bytes. */
+export function controlMessageMaxBytes(kind: string): number {
+  return Object.hasOwn(CONTROL_KIND_MAX_BYTES, kind) ? CONTROL_KIND_MAX_BYTES[kind]! : CONTROL_MESSAGE_MAX_BYTES;
+}
+
+/** What a viewer reads when its message of kind `kind` is past its wire bound. */
+export function controlMessageTooBig(kind: string): string {
+  if (kind === 'term_input') return pasteTooLong(TERM_INPUT_MAX_CHARS);
+  if (kind === 'input') return pasteTooLong(INPUT_TEXT_MAX_CHARS);
+  const max = controlMessageMaxBytes(kind);
+  return `a "${kind}" message is limited to ${max >= 1024 * 1024 ? `${max / (1024 * 1024)} MiB` : `${max / 1024} KiB`}; it was ignored`;
+}

@@ -16,7 +16,7 @@ import type { ViewerGrant } from '../../shared/grants.js';
 import { serveDownload } from './downloads.js';
 import type { FromRelay, RelayWorkerData, ToRelay } from './protocol.js';
 import { decodeControl, encodeControl } from '../../shared/protocol.js';
-import { SOCKET_INBOUND_MAX_BYTES } from '../../shared/limits.js';
+import { SOCKET_INBOUND_MAX_BYTES, controlMessageMaxBytes, controlMessageTooBig } from '../../shared/limits.js';
 import { Fanout, type FrameSource, type ViewerSink } from './fanout.js';
 import { RingFrameSource } from './ring-source.js';
 import { TermFanout, type PtyPort } from './term-fanout.js';
@@ -97,6 +97,8 @@ function clusterCounters(): string[] {
   return Object.entries({ frames_out: c.framesOut, bytes_out: c.bytesOut, frames_in: c.framesIn, frames_dropped: c.framesDropped })
     .map(([k, v]) => `# TYPE forge_cluster_${k}_total counter\nforge_cluster_${k}_total ${v}`);
 }
+/** The largest control message handed to the main thread so far, bytes on the wire: what its kind's bound lets through. */
+let largestCrossedBytes = 0;
 /** Counted here; the frame fan-out keeps its own (see `relayCounters`). `bytes_out`: control and terminal messages. */
 const counters = { viewers_opened: 0, messages_in: 0, bytes_out: 0, bad_messages: 0, refused_sockets: 0, audio_packets: 0, audio_dropped: 0 };
 
@@ -248,6 +250,12 @@ app.ws<Viewer>('/ws', {
       return;
     }
     const msg = decoded.msg;
+    // Bulk only where the kind carries it (a paste, files): anything else this big is refused before it crosses.
+    if (message.byteLength > controlMessageMaxBytes(msg.t)) {
+      counters.bad_messages++;
+      sendError(ws, controlMessageTooBig(msg.t), msg.t, typeof msg.id === 'number' && Number.isSafeInteger(msg.id) ? msg.id : undefined);
+      return;
+    }
     if (msg.t === 'hello') return;
     // A viewer that dropped its picture (it fell behind) is resynced here, where the frames are.
     if (msg.t === 'keyframe') { fanout.resync(v.id); return; }
@@ -255,6 +263,7 @@ app.ws<Viewer>('/ws', {
     if (msg.t === 'term_ack' && typeof msg.term === 'number' && termFanout.ack(msg.term, v.id, msg.bytes)) return;
     // One another node serves goes there, relay to relay, to the fan-out that counts it.
     if (msg.t === 'term_ack' && termsUp?.forwardAck(v.id, msg.term, msg.bytes)) return;
+    if (message.byteLength > largestCrossedBytes) largestCrossedBytes = message.byteLength;
     post({ t: 'message', viewer: v.id, msg });
   },
   drain: (ws) => fanout.drained(ws.getUserData().id),
@@ -284,6 +293,8 @@ app.get('/metrics', (res, req) => {
   const lines = [
     '# TYPE forge_relay_viewers gauge',
     `forge_relay_viewers ${sockets.size}`,
+    '# TYPE forge_relay_message_bytes_max gauge',
+    `forge_relay_message_bytes_max ${largestCrossedBytes}`,
     ...Object.entries(relayCounters()).map(([k, v]) => `# TYPE forge_relay_${k}_total counter\nforge_relay_${k}_total ${v}`),
     ...Object.entries(termFanout.counters).map(([k, v]) => `# TYPE forge_terminal_${k}_total counter\nforge_terminal_${k}_total ${v}`),
     ...perTabLines(),
