@@ -11,10 +11,9 @@
  * It is unmapped when the ArrayBuffer is collected.
  *
  * release(view) hands the whole pages under a Uint8Array back to the system (madvise
- * MADV_DONTNEED): a frame ring slot nobody reads, or the framebuffer rows no watched tab covers.
- * Memory private to the process (a SharedArrayBuffer) reads as zeros after it; the framebuffer's
- * mapping reads the file again. Either way the pages stop counting in the process's RSS until
- * they are touched again.
+ * MADV_DONTNEED): a frame ring slot nobody reads. Memory private to the process (a
+ * SharedArrayBuffer) reads as zeros after it, and stops counting in the process's RSS until it is
+ * written again.
  */
 #include <node_api.h>
 #include <stdint.h>

@@ -83,13 +83,11 @@ export class HostCapture {
   }
 
   /**
-   * Gives back every slot no tab holds as its reference and no encode has pinned, and the screen
-   * rows read so far: after a layout changes or a tab is no longer watched, what its bigger frames
-   * wrote is held by nobody. A slot is claimed (WRITING) while it is given back, so no reader can
+   * Gives back every slot no tab holds as its reference and no encode has pinned: after a layout
+   * changes or a tab is no longer watched, what its bigger frames wrote is held by nobody. A slot is claimed (WRITING) while it is given back, so no reader can
    * pin it meanwhile.
    */
   private releaseIdle(): void {
-    this.fb.releaseRead();
     if (!fbNative) return;
     const references = new Set([...this.tabs.values()].map((t) => t.latestSlot));
     let changed = false;

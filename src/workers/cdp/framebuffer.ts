@@ -89,15 +89,6 @@ export class Framebuffer {
     readSync(this.fd, into, 0, rows * this.bytesPerLine, this.pixelOffset + y * this.bytesPerLine);
   }
 
-  /**
-   * Lets go of the mapped screen's pages this process touched (they are Xvfb's, and count in
-   * this process's RSS only while mapped in): after a layout change the rows a tab no longer
-   * covers are never read again. The next read maps what it reads back in from the file.
-   */
-  releaseRead(): void {
-    if (this.mapped) fbNative?.release(this.mapped);
-  }
-
   close(): void {
     if (this.fd >= 0) closeSync(this.fd);
     this.fd = -1;
