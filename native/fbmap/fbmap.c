@@ -9,6 +9,11 @@
  * copy of that page instead of crashing the process or drawing on the screen; pages never
  * written keep showing what the X server paints (Linux shares them with the file's page cache).
  * It is unmapped when the ArrayBuffer is collected.
+ *
+ * release(view) hands the whole pages under a Uint8Array back to the system (madvise
+ * MADV_DONTNEED): a frame ring slot nobody reads. Memory private to the process (a
+ * SharedArrayBuffer) reads as zeros after it, and stops counting in the process's RSS until it is
+ * written again.
  */
 #include <node_api.h>
 #include <stdint.h>
@@ -155,12 +160,38 @@ static napi_value diff_rows(napi_env env, napi_callback_info info) {
   return out;
 }
 
+/* release(view: Uint8Array): the bytes of the whole pages inside the view given back. */
+static napi_value release_pages(napi_env env, napi_callback_info info) {
+  size_t argc = 1;
+  napi_value argv[1];
+  napi_typedarray_type type;
+  size_t len;
+  void *p;
+  napi_value ab;
+  size_t off;
+  if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok || argc < 1 ||
+      napi_get_typedarray_info(env, argv[0], &type, &len, &p, &ab, &off) != napi_ok || type != napi_uint8_array) {
+    napi_throw_type_error(env, NULL, "release(view) takes a Uint8Array");
+    return NULL;
+  }
+  uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+  uintptr_t start = ((uintptr_t)p + page - 1) & ~(page - 1);
+  uintptr_t end = ((uintptr_t)p + len) & ~(page - 1);
+  double released = 0;
+  if (end > start && madvise((void *)start, end - start, MADV_DONTNEED) == 0) released = (double)(end - start);
+  napi_value out;
+  napi_create_double(env, released, &out);
+  return out;
+}
+
 static napi_value init(napi_env env, napi_value exports) {
   napi_value fn;
   napi_create_function(env, "map", NAPI_AUTO_LENGTH, map_file, NULL, &fn);
   napi_set_named_property(env, exports, "map", fn);
   napi_create_function(env, "diffRows", NAPI_AUTO_LENGTH, diff_rows, NULL, &fn);
   napi_set_named_property(env, exports, "diffRows", fn);
+  napi_create_function(env, "release", NAPI_AUTO_LENGTH, release_pages, NULL, &fn);
+  napi_set_named_property(env, exports, "release", fn);
   return exports;
 }
 

@@ -26,6 +26,19 @@ export function encodeMetrics(hosts: Iterable<[profile: string, view: EncoderVie
   return lines.join('\n');
 }
 
+/** Per running host: the bytes of its FrameRing the capture has written and not given back, and the ring's whole size. */
+export function frameRingMetrics(hosts: Iterable<[profile: string, view: { frameRingHeldBytes: number; frameRingBytes: number }]>): string {
+  const all = [...hosts];
+  return [
+    '# HELP forge_frame_ring_held_bytes raw frame ring bytes holding frames written and not given back (a slot is given back when its tab is no longer watched or its layout shrinks)',
+    '# TYPE forge_frame_ring_held_bytes gauge',
+    ...all.map(([profile, v]) => `forge_frame_ring_held_bytes{profile="${profile}"} ${v.frameRingHeldBytes}`),
+    '# HELP forge_frame_ring_bytes raw frame ring size: every slot at the largest viewport',
+    '# TYPE forge_frame_ring_bytes gauge',
+    ...all.map(([profile, v]) => `forge_frame_ring_bytes{profile="${profile}"} ${v.frameRingBytes}`),
+  ].join('\n');
+}
+
 /** A watched tab as its per-tab figures name it: `frame` is the id its frames (and the relay's per-tab counters) carry. */
 export interface TabEncodeRow { profile: string; frame: number; number: number; pageId: string; seat: string; frames: number; bytes: number; encodeMs: number }
 

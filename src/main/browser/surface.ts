@@ -13,7 +13,7 @@ import { registerBrowserTools } from './tools.js';
 import type { AgentCap } from './tools/caps.js';
 import { log } from '../logging.js';
 import { BrowserViewing } from './viewing.js';
-import { encodeMetrics, tabEncodeMetrics, type TabEncodeRow } from './encode-metrics.js';
+import { encodeMetrics, frameRingMetrics, tabEncodeMetrics, type TabEncodeRow } from './encode-metrics.js';
 import { BrowserHandOffs } from './handoff.js';
 import { FileChoosers } from './file-chooser.js';
 import { Downloads } from './downloads.js';
@@ -156,6 +156,7 @@ export class BrowserSurface implements Surface {
     lines.push('# TYPE forge_browser_tabs_unloaded gauge');
     for (const p of this.profiles.values()) lines.push(`forge_browser_tabs_unloaded{profile="${p.key}"} ${p.tabs.all().filter((t) => t.unloaded).length}`);
     lines.push(encodeMetrics(this.viewing?.encoders() ?? []));
+    lines.push(frameRingMetrics(this.viewing?.encoders() ?? []));
     lines.push(tabEncodeMetrics(this.tabEncodeRows()));
     lines.push('# HELP forge_input_unacked_total gestures the page never acknowledged (a navigation replaced it under them); the queue moved on', '# TYPE forge_input_unacked_total counter', `forge_input_unacked_total ${this.viewing?.unackedInputs ?? 0}`);
     // What each running host costs the machine: Chromium's process group and its display's.

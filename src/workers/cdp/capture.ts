@@ -8,11 +8,12 @@
  * never taken, the capture takes it back and carries its bands forward, so a patch always
  * covers everything that changed since the frame its viewers hold. baseSeq 0 marks a keyframe.
  */
-import { type FrameRing, F_BASE_SEQ, F_H, F_SEQ, F_STATE, F_TAB, F_W, SLOT_FREE, SLOT_READY, SLOT_WRITING, type Band } from '../../shared/ring.js';
+import { type FrameRing, F_BASE_SEQ, F_H, F_HOLDS, F_SEQ, F_STATE, F_TAB, F_W, SLOT_FREE, SLOT_READY, SLOT_WRITING, type Band } from '../../shared/ring.js';
 import { addDamage, gridBands, joinBands, writeDamage } from './bands.js';
 import { CAPTURE_MIN_INTERVAL_MS, type CaptureFrame } from './protocol.js';
 import type { Framebuffer, Rect } from './framebuffer.js';
 import { DamageLog, FIRST_PAINT_WAIT_MS, FirstPaint } from './first-paint.js';
+import { fbNative } from './native.js';
 
 /** Framebuffer bytes read per pread, whole screen rows: 2 MiB is 136 rows of a 3840 px screen. */
 const FB_CHUNK_BYTES = 2 * 1024 * 1024;
@@ -51,13 +52,56 @@ export class HostCapture {
   private readonly tabs = new Map<number, TabCapture>();
   private readonly scratch: Uint8Array;
   private readonly log = new DamageLog();
+  /**
+   * Per FrameRing slot, the bytes of it written since it was last given back: a slot is sized for
+   * the largest viewport, and a page once written stays resident until it is given back, so a
+   * slot that once held a big frame would keep holding that much through every smaller one.
+   */
+  private readonly written: number[];
 
   constructor(
     private readonly ring: FrameRing,
     private readonly fb: Framebuffer,
     private readonly publish: (f: CaptureFrame, tab: TabCapture) => void,
+    /** Told the ring's held bytes (see heldBytes) whenever they change. */
+    private readonly held: (bytes: number) => void = () => undefined,
   ) {
     this.scratch = new Uint8Array(FB_CHUNK_BYTES);
+    this.written = new Array<number>(ring.slots).fill(0);
+  }
+
+  /** FrameRing bytes the capture has written and not given back: what the ring holds resident, at most. */
+  heldBytes(): number { return this.written.reduce((n, b) => n + b, 0); }
+
+  /** Slot `slot`, claimed for a frame of `bytes`, holds that much from now on: its tail past it is given back. */
+  private hold(slot: number, bytes: number): void {
+    const was = this.written[slot]!;
+    if (was === bytes) return;
+    if (was > bytes && fbNative) fbNative.release(this.ring.bytes(slot, was).subarray(bytes));
+    this.written[slot] = was > bytes && !fbNative ? was : bytes;
+    this.held(this.heldBytes());
+  }
+
+  /**
+   * Gives back every slot no tab holds as its reference and no encode has pinned: after a layout
+   * changes or a tab is no longer watched, what its bigger frames wrote is held by nobody. A slot is claimed (WRITING) while it is given back, so no reader can
+   * pin it meanwhile.
+   */
+  private releaseIdle(): void {
+    if (!fbNative) return;
+    const references = new Set([...this.tabs.values()].map((t) => t.latestSlot));
+    let changed = false;
+    for (let s = 0; s < this.ring.slots; s++) {
+      if (this.written[s] === 0 || references.has(s) || this.ring.get(s, F_HOLDS) !== 0) continue;
+      if (!this.ring.cas(s, F_STATE, SLOT_FREE, SLOT_WRITING)) continue;
+      if (this.ring.get(s, F_HOLDS) === 0) {
+        fbNative.release(this.ring.bytes(s, this.written[s]));
+        this.written[s] = 0;
+        changed = true;
+      }
+      this.ring.set(s, F_STATE, SLOT_FREE);
+    }
+    if (changed) this.held(this.heldBytes());
   }
 
   get(tab: number): TabCapture | undefined { return this.tabs.get(tab); }
@@ -105,6 +149,7 @@ export class HostCapture {
     this.tabs.delete(tab);
     if (t.latestSlot >= 0) this.ring.set(t.latestSlot, F_STATE, SLOT_FREE);
     t.latestSlot = -1;
+    this.releaseIdle();
   }
 
   /** A painted rectangle on the screen: queued on every watched tab it touches. */
@@ -155,6 +200,7 @@ export class HostCapture {
       return;
     }
     const { w, h } = t.viewport;
+    this.hold(slot, w * h * 4);
     const dst = this.ring.bytes(slot, w * h * 4);
     const damage = prev >= 0 ? t.pending : [{ x: 0, y: 0, w, h }];
     t.pending = undefined;

@@ -13,6 +13,8 @@ export interface FbNative {
     src: Uint8Array, srcStridePx: number, srcX: number, dx: number, dy: number, dw: number, dh: number,
     rgba: Uint8Array, seen: Uint8Array, w: number, all: boolean, rowMin: Int32Array, rowMax: Int32Array,
   ): number;
+  /** Gives the whole pages under `view` back to the system (madvise MADV_DONTNEED); answers the bytes given back. */
+  release(view: Uint8Array): number;
 }
 
 const loaded = loadAddon<FbNative>('forge-fbmap');

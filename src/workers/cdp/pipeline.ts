@@ -41,6 +41,10 @@ export class FramePipeline {
   encodeFallback = '';
   /** 'watched', or why a popup window (a select's list) cannot be clicked with the mouse on this host. */
   popupWatch = '';
+  /** FrameRing bytes the capture holds written now: slots given back when a layout shrinks or a tab is no longer watched count 0. */
+  frameRingHeldBytes = 0;
+  /** The FrameRing's whole size, bytes: what it would hold if every slot had held a frame of the largest viewport. */
+  readonly frameRingBytes = FRAME_RING_SLOTS * CAPTURE_MAX_WIDTH * CAPTURE_MAX_HEIGHT * 4;
   /** Latest encoder counters (about once a second). */
   encodeStats: Omit<EncodeStats, 't'> = { frames: 0, keyframes: 0, patches: 0, bytes: 0, encodeMs: 0, dropped: 0 };
   private statsListeners: Array<(s: Omit<EncodeStats, 't'>) => void> = [];
@@ -58,6 +62,7 @@ export class FramePipeline {
     this.relayPort = relayPort;
     cdp.on('message', (m: FromCdp) => {
       if (m.t === 'popups') this.popups = m.open;
+      if (m.t === 'ring') this.frameRingHeldBytes = m.heldBytes;
       if (m.t === 'error') this.report({ sentence: m.message, fatal: false });
       if (m.t === 'capturing' || m.t === 'uncaptured' || m.t === 'failed' || m.t === 'screen_moused') {
         const w = this.waiting.get(m.id);

@@ -56,6 +56,8 @@ export type FromCdp =
   | { t: 'failed'; id: number; message: string }
   /** Sent every CAPTURE_REPORT_EVERY frames of a tab: counts for /metrics and the bench. */
   | { t: 'captured'; tab: number; seq: number; frames: number; skippedNoSlot: number; captureMs: number }
+  /** The FrameRing bytes the capture holds written (see HostCapture.heldBytes), whenever that changes. */
+  | { t: 'ring'; heldBytes: number }
   | { t: 'error'; message: string }
   | { t: 'stopped' };
 

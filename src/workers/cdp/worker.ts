@@ -25,7 +25,7 @@ const capture = new HostCapture(ring, fb, (f, t) => {
   if (t.stats.frames % CAPTURE_REPORT_EVERY === 0) {
     post({ t: 'captured', tab: t.tab, seq: t.seq, frames: t.stats.frames, skippedNoSlot: t.stats.skippedNoSlot, captureMs: t.stats.captureMs });
   }
-});
+}, (heldBytes) => post({ t: 'ring', heldBytes }));
 const cdp = await CdpConnection.connect(data.wsEndpoint);
 const windows = new WindowPlacer(cdp);
 /** Flat CDP sessions of the page targets we placed, by targetId. */
