@@ -2,7 +2,7 @@
  * A chapter an agent marks while it records is in the video twice over: a chapter in the WebM's
  * own Chapters (title, start at the moment it was marked) and the chapter card in the frames from
  * that moment. Action callouts asked with browser_video_show_actions are painted over the page
- * after each action, and stop with browser_video_hide_actions.
+ * before each action, and stop with browser_video_hide_actions.
  */
 import { describe, expect } from 'vitest';
 import type { Browser } from 'playwright-core';

@@ -10,6 +10,7 @@ import { ProfileBrowser, type ProfileEvents } from './profile.js';
 import type { Tab } from './tabs.js';
 import type { ViewRecording } from '../../shared/protocol.js';
 import { registerBrowserTools } from './tools.js';
+import { recordingTab } from './tools/video.js';
 import type { AgentCap } from './tools/caps.js';
 import { log } from '../logging.js';
 import { BrowserViewing } from './viewing.js';
@@ -60,14 +61,16 @@ export class BrowserSurface implements Surface {
         download: (pp, tab, d) => void this.downloads?.started(pp, tab, d).catch((e: Error) => log.warn({ err: e }, 'download not kept')),
       };
       const b = this.ctx.config.browser;
-      p = new ProfileBrowser(key, profileDir(this.ctx.stateDir, key), events, {
+      const made: ProfileBrowser = new ProfileBrowser(key, profileDir(this.ctx.stateDir, key), events, {
         allowFileUrls: this.ctx.config.agent.allowFileUrls,
         snapshot: this.ctx.config.agent.snapshot,
         caps: { agent: b.hiddenAgentTabs, person: b.hiddenPersonTabs },
-        shown: (tab) => this.watched(tab),
+        // A tab an agent records is in use as much as one a person watches: the budget leaves it loaded.
+        shown: (tab) => this.watched(tab) || recordingTab(made, tab),
         ...(this.ctx.cluster ? { claim: (k: string) => this.ctx.cluster!.leases.claim(k) } : {}),
       });
-      this.profiles.set(key, p);
+      this.profiles.set(key, made);
+      p = made;
     }
     return p;
   }

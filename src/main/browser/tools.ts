@@ -23,6 +23,7 @@ import { collapseLongLists } from './snapshot-collapse.js';
 import type { AgentCap } from './tools/caps.js';
 import { SeatFiles, mimeOf, type AgentFile, type FileLink } from './tools/seat-files.js';
 import { keepSeatNetwork } from './tools/routes.js';
+import { followRebuilt } from './tools/video.js';
 
 export interface ToolHost {
   profile(key: string): ProfileBrowser;
@@ -107,6 +108,7 @@ async function rebuild(tab: Tab, tool: string, p: ProfileBrowser): Promise<strin
   const url = tab.page.url();
   await p.rebuildTab(tab, url);
   tab.crashed = false;
+  await followRebuilt(p, tab, `the page had crashed and forge reloaded it (${url})`);
   const said = `the page in tab ${tab.number} (${tab.pageId}) had crashed; forge reloaded it (${url})`;
   if (!RUNS_AFTER_REBUILD.has(tool)) throw new ForgeError('page_crashed', `${said}; its earlier refs are gone — take a fresh browser_snapshot, then try again`);
   return said;

@@ -45,7 +45,11 @@ export const SCREENSHOT_TOOLS: ToolDef[] = [
       if (named && a.fullPage) throw new ForgeError('bad_request', 'fullPage takes the whole page; an element screenshot takes one element: give one of them');
       const r = await onTab(p, ctx, 'browser_take_screenshot', 'taking a screenshot', async (tab) => {
         const loc = named ? await locate(tab, named) : undefined;
-        if (kind === 'webp') {
+        // The viewport (and every webp) is one capture of the page's own compositor frame; the
+        // driver's path readies the page first in several round trips (its size, a style sheet
+        // in every frame, its fonts, its metrics, the sheet's removal), which a full page or an
+        // element needs and a picture of what is on screen does not.
+        if (kind === 'webp' || (!loc && !a.fullPage)) {
           const session = p.driver?.session(tab.page);
           if (!session) throw new ForgeError('tab_not_open', `tab ${tab.number} (${tab.pageId}) has no page to take a picture of`);
           let clip: { x: number; y: number; width: number; height: number; scale: number } | undefined;
@@ -56,7 +60,8 @@ export const SCREENSHOT_TOOLS: ToolDef[] = [
             const [sx, sy] = (await tab.page.evaluate('[scrollX, scrollY]')) as [number, number];
             clip = { x: box.x + sx, y: box.y + sy, width: box.width, height: box.height, scale: 1 };
           }
-          const shot = (await session.send('Page.captureScreenshot', { format: 'webp', quality: SCREENSHOT_QUALITY, captureBeyondViewport: !!a.fullPage, ...(clip ? { clip } : {}) })) as { data: string };
+          const quality = kind === 'png' ? {} : { quality: SCREENSHOT_QUALITY };
+          const shot = (await session.send('Page.captureScreenshot', { format: kind, ...quality, captureBeyondViewport: !!a.fullPage, ...(clip ? { clip } : {}) })) as { data: string };
           image = Buffer.from(shot.data, 'base64');
         } else {
           const opts = { type: kind, timeout: PAGE_ACTION_TIMEOUT_MS, ...(kind === 'jpeg' ? { quality: SCREENSHOT_QUALITY } : {}) };

@@ -17,6 +17,8 @@ export const CHAPTER_CARD_MAX_MS = 10_000;
 const CHAPTER_TEXT_MAX_CHARS = 500;
 /** Longest an action's callout may stay, ms: each action's callout overlaps the next past this. */
 const ACTION_CALLOUT_MAX_MS = 10_000;
+/** Longest style of one decoration, characters: a few CSS declarations, not a stylesheet. */
+const ACTION_STYLE_MAX_CHARS = 2_000;
 
 export const VIDEO_MARK_TOOLS: ToolDef[] = [
   {
@@ -56,12 +58,18 @@ export const VIDEO_MARK_TOOLS: ToolDef[] = [
       duration: z.number().min(0).max(ACTION_CALLOUT_MAX_MS).optional().describe('How long each action annotation stays on screen, in milliseconds. Defaults to 500.'),
       position: z.enum(['top-left', 'top', 'top-right', 'bottom-left', 'bottom', 'bottom-right']).optional().describe('Where to place the action title relative to the page. Defaults to top-right.'),
       cursor: z.enum(['none', 'pointer']).optional().describe('Cursor decoration for pointer actions: "pointer" (default) animates a mouse pointer from the previous action point to the next one; "none" disables it.'),
+      style: z.object({
+        point: z.string().max(ACTION_STYLE_MAX_CHARS).optional().describe('CSS declarations for the zero-sized marker centered on the action point, e.g. "width: 20px; height: 20px; border-radius: 50%; background: red". Not shown when omitted.'),
+        highlight: z.string().max(ACTION_STYLE_MAX_CHARS).optional().describe('CSS declarations for the box that covers the target element, e.g. "outline: 2px solid #333". Not shown when omitted.'),
+        title: z.string().max(ACTION_STYLE_MAX_CHARS).optional().describe('CSS declarations for the action title, e.g. "font-size: 16px".'),
+      }).strict().optional().describe('Styles of the action decorations.'),
     }).strict(),
     run: (a, ctx, p) => onTab(p, ctx, 'browser_video_show_actions', 'showing actions', async (tab) => {
       await tab.page.screencast.showActions({
         duration: a.duration as number | undefined,
         position: a.position as 'top-right' | undefined,
         cursor: a.cursor as 'pointer' | undefined,
+        style: a.style as { point?: string; highlight?: string; title?: string } | undefined,
       });
       return ['### Result', '- Action annotations enabled on this tab: each later click, type or other action is named over its element', header(tab)].join('\n');
     }),

@@ -23,6 +23,14 @@ const VIDEO_QUALITY = 60;
 const ENCODE_BACKLOG_MAX = 8;
 /** The file's bound, bytes: a little under what one session file may be, for the container around the frames. */
 export const VIDEO_MAX_BYTES = SEAT_FILE_MAX_BYTES - 1024 * 1024;
+/** Longest wait for the screencast's stop, ms: a crashed renderer never answers, and the frames in hand make the file anyway. */
+const SCREENCAST_STOP_MAX_MS = 2_000;
+
+/** `work`, or after `ms` nothing: a call to a page that may never answer. */
+function within(work: Promise<unknown>, ms: number): Promise<unknown> {
+  let timer: NodeJS.Timeout | undefined;
+  return Promise.race([work.catch(() => undefined), new Promise((r) => { timer = setTimeout(r, ms); })]).finally(() => clearTimeout(timer));
+}
 
 export class VideoTake {
   private readonly frames: VideoFrame[] = [];
@@ -42,18 +50,39 @@ export class VideoTake {
   durationMs = 0;
   /** Chapter marks, in the order they were made: written into the file's Chapters. */
   readonly chapters: VideoChapter[] = [];
+  /** What befell the tab's page during the take (a crash, a rebuild), in the agent's words, for the stop's answer. */
+  readonly events: string[] = [];
 
-  constructor(readonly tab: Tab, readonly seat: string, private readonly session: CDPSession, readonly fps: number, readonly name: string) {}
+  constructor(readonly tab: Tab, readonly seat: string, private session: CDPSession, readonly fps: number, readonly name: string) {}
 
   /** Starts the screencast; the first frame is the page as it is now (a still page paints no more). */
   async start(): Promise<void> {
-    this.session.on('Page.screencastFrame', (e: { data: string; sessionId: number }) => {
-      this.session.send('Page.screencastFrameAck', { sessionId: e.sessionId }).catch(() => undefined);
-      this.offer(e.data);
+    const session = this.session;
+    const page = this.tab.page;
+    page.once('crash', () => {
+      if (this.ended || this.session !== session) return;
+      this.events.push(`the page in tab ${this.tab.number} crashed at ${(this.elapsedMs() / 1000).toFixed(1)} s of the take; the frames up to then are kept`);
     });
-    const first = (await this.session.send('Page.captureScreenshot', { format: 'jpeg', quality: 90 })) as { data: string };
+    session.on('Page.screencastFrame', (e: { data: string; sessionId: number }) => {
+      session.send('Page.screencastFrameAck', { sessionId: e.sessionId }).catch(() => undefined);
+      if (this.session === session) this.offer(e.data);
+    });
+    const first = (await session.send('Page.captureScreenshot', { format: 'jpeg', quality: 90 })) as { data: string };
     this.offer(first.data);
-    await this.session.send('Page.startScreencast', { format: 'jpeg', quality: 90, maxWidth: VIDEO_WIDTH, maxHeight: VIDEO_HEIGHT, everyNthFrame: 1 });
+    await session.send('Page.startScreencast', { format: 'jpeg', quality: 90, maxWidth: VIDEO_WIDTH, maxHeight: VIDEO_HEIGHT, everyNthFrame: 1 });
+  }
+
+  /**
+   * Goes on recording the tab's new page (forge rebuilt it after a crash): the frames so far stay,
+   * the last of them shows until the new page's first, and the old page's screencast is let go.
+   */
+  async follow(session: CDPSession, why: string): Promise<void> {
+    if (this.ended) { await session.detach().catch(() => undefined); return; }
+    const old = this.session;
+    this.session = session;
+    void within(old.detach(), SCREENCAST_STOP_MAX_MS);
+    this.events.push(`${why} at ${(this.elapsedMs() / 1000).toFixed(1)} s, and the take went on recording the reloaded page`);
+    await this.start();
   }
 
   /** How long the take has run, ms. */
@@ -106,8 +135,8 @@ export class VideoTake {
       clearTimeout(this.flush);
       const durationMs = Math.max(1, this.elapsedMs());
       this.durationMs = durationMs;
-      await this.session.send('Page.stopScreencast').catch(() => undefined);
-      await this.session.detach().catch(() => undefined);
+      await within(this.session.send('Page.stopScreencast'), SCREENCAST_STOP_MAX_MS);
+      await within(this.session.detach(), SCREENCAST_STOP_MAX_MS);
       if (this.held) { const h = this.held; this.held = undefined; this.keep(h.data, h.at); }
       await this.encoding;
       // The last picture shows until the take's end: a player's last frame lasts to the file's duration.

@@ -20,7 +20,7 @@ export const VIDEO_TAKE_MAX_MS = 10 * 60_000;
 /** How long a window resize may take to reach the page, ms. */
 const LAYOUT_SETTLE_MS = 3_000;
 
-interface Running { take: VideoTake; before?: { w: number; h: number }; timer: NodeJS.Timeout; ended?: string }
+interface Running { take: VideoTake; host: ToolHost; before?: { w: number; h: number }; timer: NodeJS.Timeout; ended?: string }
 
 /** The takes running, by profile and seat: one a seat. */
 const running = new WeakMap<ProfileBrowser, Map<string, Running>>();
@@ -61,6 +61,36 @@ function recordingNote(seat: string): ViewRecording {
   };
 }
 
+/** Ends the take when its tab closes (a page forge replaces under the tab is not its close). */
+function endWithTab(p: ProfileBrowser, seat: string, r: Running): void {
+  const tab = r.take.tab;
+  const page = tab.page;
+  page.once('close', () => {
+    if (r.ended || (tab.page !== page && p.tabs.get(tab.pageId) === tab)) return;
+    void finish(p, r.host, seat, r, `tab ${tab.number} closed`).catch(() => undefined);
+  });
+}
+
+/**
+ * The tab's page was rebuilt (its renderer had crashed): every take of the tab goes on with the
+ * new page, laid out at the file's size again when nobody views it (a viewer's layout follows
+ * the recording by itself). A take that cannot follow ends, its frames kept, saying why.
+ */
+export async function followRebuilt(p: ProfileBrowser, tab: Tab, why: string): Promise<void> {
+  for (const [seat, r] of takesOf(p)) {
+    if (r.take.tab !== tab || r.ended || r.take.ended) continue;
+    try {
+      const watched = await r.host.recording?.(tab, recordingNote(seat)) ?? false;
+      if (!watched) await layOut(p, tab, VIDEO_WIDTH, VIDEO_HEIGHT);
+      await r.take.follow(await p.driver!.context.newCDPSession(tab.page), why);
+      endWithTab(p, seat, r);
+    } catch (e) {
+      log.warn({ err: (e as Error).message, seat, tab: tab.pageId }, 'a video take could not follow its rebuilt tab');
+      void finish(p, r.host, seat, r, `${why}, and the take could not go on with the reloaded page (${(e as Error).message.split('\n')[0]}); it holds the frames up to the crash`).catch(() => undefined);
+    }
+  }
+}
+
 /** Ends a take: the file is made, viewers are told, and the layout is put back (theirs, or the one it had). */
 async function finish(p: ProfileBrowser, host: ToolHost, seat: string, r: Running, why?: string): Promise<Buffer> {
   clearTimeout(r.timer);
@@ -69,8 +99,8 @@ async function finish(p: ProfileBrowser, host: ToolHost, seat: string, r: Runnin
   if (takesOf(p).get(seat) === r && why === undefined) takesOf(p).delete(seat);
   const tab = r.take.tab;
   const watched = await host.recording?.(tab, null).catch(() => true) ?? false;
-  // A closed tab has no layout to put back.
-  if (p.tabs.get(tab.pageId) !== tab) return file;
+  // A closed tab has no layout to put back, and a crashed or unloaded one no page to lay out.
+  if (p.tabs.get(tab.pageId) !== tab || tab.crashed || tab.unloaded) return file;
   if (!watched && r.before && p.driver) await layOut(p, tab, r.before.w, r.before.h).catch(() => undefined);
   return file;
 }
@@ -107,10 +137,10 @@ export const VIDEO_TOOLS: ToolDef[] = [
           if (!watched) before = await layOut(p, tab, VIDEO_WIDTH, VIDEO_HEIGHT);
           const take = new VideoTake(tab, seat, await driver.context.newCDPSession(tab.page), fps, name);
           await take.start();
-          const r: Running = { take, before, timer: setTimeout(() => void finish(p, host, seat, r, `it ran ${VIDEO_TAKE_MAX_MS / 60_000} minutes, the longest a take may`).catch(() => undefined), VIDEO_TAKE_MAX_MS) };
+          const r: Running = { take, host, before, timer: setTimeout(() => void finish(p, host, seat, r, `it ran ${VIDEO_TAKE_MAX_MS / 60_000} minutes, the longest a take may`).catch(() => undefined), VIDEO_TAKE_MAX_MS) };
           r.timer.unref();
           takes.set(seat, r);
-          tab.page.once('close', () => { if (!r.ended) void finish(p, host, seat, r, `tab ${tab.number} closed`).catch(() => undefined); });
+          endWithTab(p, seat, r);
         } catch (e) {
           await host.recording?.(tab, null).catch(() => undefined);
           if (before) await layOut(p, tab, before.w, before.h).catch(() => undefined);
@@ -134,6 +164,7 @@ export const VIDEO_TOOLS: ToolDef[] = [
       const file = await finish(p, host, seat, r);
       const { take } = r;
       const lines = ['### Result', `- Recorded tab ${take.tab.number} (${take.tab.pageId}): ${(take.durationMs / 1000).toFixed(1)} s, ${take.frameCount} frames at ${VIDEO_WIDTH}x${VIDEO_HEIGHT}, ${file.length} bytes of video/webm as ${take.name}, linked below (read it with resources/read)`];
+      for (const e of take.events) lines.push(`- Note: ${e}`);
       if (r.ended) lines.push(`- The take ended before this call: ${r.ended}`);
       if (take.cut) lines.push(`- Note: ${take.cut}`);
       if (take.dropped) lines.push(`- Note: ${take.dropped} frames were dropped while the encoder was behind the page`);
