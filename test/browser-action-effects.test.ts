@@ -1,36 +1,31 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startForge, connectAgent, type RunningServer, type Agent } from './helpers/server.js';
-import { serveToolPages, refOf, type ToolPages } from './helpers/tool-pages.js';
+import { describe, expect } from 'vitest';
+import type { Agent } from './helpers/server.js';
+import { refOf, type ToolPages } from './helpers/tool-pages.js';
+import { toolPagesTest } from './fixtures.js';
 
-let forge: RunningServer;
 let pages: ToolPages;
 let a: Agent;
 
-beforeAll(async () => {
-  forge = await startForge();
-  pages = await serveToolPages({
-    '/': `<html><head><title>Start</title></head><body>
-      <button onclick="setTimeout(() => { location.href = '/next'; }, 100)">Later</button>
-      <button onclick="setTimeout(() => alert('saved later'), 100)">Alert later</button>
-      <button onclick="document.getElementById('out').textContent = 'clicked'">Plain</button>
-      <button ondblclick="document.getElementById('out').textContent = 'double'">Twice</button>
-      <button oncontextmenu="event.preventDefault(); document.getElementById('out').textContent = 'right'">Menu</button>
-      <button onmouseover="document.getElementById('out').textContent = 'hovered'">Hover me</button>
-      <input type="file" aria-label="Attach">
-      <label>Name <input id="name" onkeydown="if (event.key === 'Enter') document.getElementById('out').textContent = 'entered ' + this.value"></label>
-      <div draggable="true" id="src" ondragstart="event.dataTransfer.setData('text/plain', 'card')">Card</div>
-      <div id="dst" role="region" aria-label="Drop zone" style="width:200px;height:80px;border:1px solid" ondragover="event.preventDefault()" ondrop="event.preventDefault(); document.getElementById('out').textContent = 'dropped ' + event.dataTransfer.getData('text/plain')">Drop here</div>
-      <p id="out" role="status">idle</p>
-    </body></html>`,
-    '/next': '<html><head><title>Next page</title></head><body><h1>Arrived</h1></body></html>',
-  });
-  a = await connectAgent(forge, 'default/effects/lead');
+const it = toolPagesTest({}, {
+  '/': `<html><head><title>Start</title></head><body>
+    <button onclick="setTimeout(() => { location.href = '/next'; }, 100)">Later</button>
+    <button onclick="setTimeout(() => alert('saved later'), 100)">Alert later</button>
+    <button onclick="document.getElementById('out').textContent = 'clicked'">Plain</button>
+    <button ondblclick="document.getElementById('out').textContent = 'double'">Twice</button>
+    <button oncontextmenu="event.preventDefault(); document.getElementById('out').textContent = 'right'">Menu</button>
+    <button onmouseover="document.getElementById('out').textContent = 'hovered'">Hover me</button>
+    <input type="file" aria-label="Attach">
+    <label>Name <input id="name" onkeydown="if (event.key === 'Enter') document.getElementById('out').textContent = 'entered ' + this.value"></label>
+    <div draggable="true" id="src" ondragstart="event.dataTransfer.setData('text/plain', 'card')">Card</div>
+    <div id="dst" role="region" aria-label="Drop zone" style="width:200px;height:80px;border:1px solid" ondragover="event.preventDefault()" ondrop="event.preventDefault(); document.getElementById('out').textContent = 'dropped ' + event.dataTransfer.getData('text/plain')">Drop here</div>
+    <p id="out" role="status">idle</p>
+  </body></html>`,
+  '/next': '<html><head><title>Next page</title></head><body><h1>Arrived</h1></body></html>',
 });
 
-afterAll(async () => {
-  await a?.close();
-  await forge?.stop();
-  await pages?.close();
+it.beforeAll(async ({ toolPages, agentFor }) => {
+  pages = toolPages;
+  a = await agentFor('default/effects/lead');
 });
 
 const out = async (): Promise<string> => (await a.call('browser_evaluate', { function: "() => document.getElementById('out').textContent" })).text;

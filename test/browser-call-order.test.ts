@@ -3,11 +3,12 @@
  * it finished, so no call finds its page navigated away under it; past the queue's bound a call
  * is refused in words.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startForge, connectAgent, type RunningServer, type Agent } from './helpers/server.js';
-import { servePages, type PageServer } from './helpers/pages.js';
+import { describe, expect } from 'vitest';
+import type { RunningServer, Agent } from './helpers/server.js';
+import type { PageServer } from './helpers/pages.js';
 import { PAGE_CALLS_QUEUED_PER_TAB_MAX } from '../dist/src/shared/limits.js';
 import { hostBrowserPid } from './helpers/processes.js';
+import { forgeTest } from './fixtures.js';
 
 let forge: RunningServer;
 let pages: PageServer;
@@ -15,17 +16,13 @@ let a: Agent;
 
 const PAGE = (n: string): string => `<title>Page ${n}</title><h1>page ${n}</h1><button onclick="document.title='clicked ${n}'">Press</button>`;
 
-beforeAll(async () => {
-  forge = await startForge();
-  pages = await servePages({ '/a': PAGE('a'), '/b': PAGE('b'), '/slow': '<title>Slow</title><p>slow</p>' });
-  a = await connectAgent(forge, 'default/order/lead');
-  await a.call('browser_navigate', { url: `${pages.url}a` });
-});
+const it = forgeTest({}, { '/a': PAGE('a'), '/b': PAGE('b'), '/slow': '<title>Slow</title><p>slow</p>' });
 
-afterAll(async () => {
-  await a?.close();
-  await forge?.stop();
-  await pages?.close();
+it.beforeAll(async ({ forge: server, pages: served, agentFor }) => {
+  forge = server;
+  pages = served;
+  a = await agentFor('default/order/lead');
+  await a.call('browser_navigate', { url: `${pages.url}a` });
 });
 
 describe('one seat, one tab, many calls at once', () => {

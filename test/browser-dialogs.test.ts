@@ -1,9 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startForge, connectAgent, type RunningServer, type Agent } from './helpers/server.js';
-import { servePages, type PageServer } from './helpers/pages.js';
+import { describe, expect } from 'vitest';
+import type { RunningServer, Agent } from './helpers/server.js';
+import type { PageServer } from './helpers/pages.js';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import CDP from 'chrome-remote-interface';
+import { forgeTest } from './fixtures.js';
 
 let forge: RunningServer;
 let pages: PageServer;
@@ -16,19 +17,14 @@ const page = `<title>Dialogs</title>
 <button onclick="document.title = 'name:' + prompt('Your name?', 'x')">Prompt</button>
 <button onclick="window.onbeforeunload = (e) => { e.preventDefault(); return 'stay'; }; document.title='armed'">Arm</button>`;
 
-beforeAll(async () => {
-  forge = await startForge();
-  pages = await servePages({ '/': page, '/next': '<title>Next</title>next page' });
-  a = await connectAgent(forge, 'default/proj/lead');
-  other = await connectAgent(forge, 'default/proj/other');
-  await a.call('browser_navigate', { url: pages.url });
-});
+const it = forgeTest({}, { '/': page, '/next': '<title>Next</title>next page' });
 
-afterAll(async () => {
-  await a?.close();
-  await other?.close();
-  await forge?.stop();
-  await pages?.close();
+it.beforeAll(async ({ forge: server, pages: served, agentFor }) => {
+  forge = server;
+  pages = served;
+  a = await agentFor('default/proj/lead');
+  other = await agentFor('default/proj/other');
+  await a.call('browser_navigate', { url: pages.url });
 });
 
 async function click(name: string): Promise<string> {

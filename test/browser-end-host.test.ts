@@ -1,28 +1,19 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startForge, connectAgent, type RunningServer, type Agent } from './helpers/server.js';
-import { servePages, type PageServer } from './helpers/pages.js';
+import { describe, expect } from 'vitest';
+import type { Agent } from './helpers/server.js';
+import { forgeTest } from './fixtures.js';
 
-let forge: RunningServer;
-let pages: PageServer;
 let lead: Agent;
 let worker: Agent;
 
-beforeAll(async () => {
-  forge = await startForge();
-  pages = await servePages({ '/': '<title>Shop</title><p>shop</p>' });
-  lead = await connectAgent(forge, 'default/shop/lead');
-  worker = await connectAgent(forge, 'default/shop/worker');
-});
+const it = forgeTest({}, { '/': '<title>Shop</title><p>shop</p>' });
 
-afterAll(async () => {
-  await lead?.close();
-  await worker?.close();
-  await forge?.stop();
-  await pages?.close();
+it.beforeAll(async ({ agentFor }) => {
+  lead = await agentFor('default/shop/lead');
+  worker = await agentFor('default/shop/worker');
 });
 
 describe('browser_end_host is the project lead\'s', () => {
-  it('is refused to another seat, naming who has a page open on the host', async () => {
+  it('is refused to another seat, naming who has a page open on the host', async ({ pages }) => {
     await lead.call('browser_navigate', { url: pages.url });
     await lead.call('browser_evaluate', { function: '() => { document.cookie = "signed=in; max-age=3600; path=/"; return document.cookie; }' });
     await worker.call('browser_navigate', { url: pages.url });
@@ -31,7 +22,7 @@ describe('browser_end_host is the project lead\'s', () => {
     expect(r.text).toBe('browser_end_host is the project lead\'s (the seat labelled lead), not default/shop/worker\'s; default/shop/lead has a page open on it');
   });
 
-  it('the lead ends the host, every tab ends with it, and the profile\'s cookies survive into the next host', async () => {
+  it('the lead ends the host, every tab ends with it, and the profile\'s cookies survive into the next host', async ({ pages }) => {
     const r = await lead.call('browser_end_host');
     expect(r.isError).toBe(false);
     expect(r.text).toContain('the tabs of default/shop/worker ended with it');

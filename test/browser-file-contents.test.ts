@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startForge, connectAgent, type RunningServer, type Agent } from './helpers/server.js';
-import { serveToolPages, refOf, type ToolPages } from './helpers/tool-pages.js';
+import { describe, expect } from 'vitest';
+import type { Agent } from './helpers/server.js';
+import { refOf, type ToolPages } from './helpers/tool-pages.js';
+import { toolPagesTest } from './fixtures.js';
 
-let forge: RunningServer;
 let pages: ToolPages;
 let a: Agent;
 
@@ -24,16 +24,11 @@ const PAGE = `<html><head><title>Files</title></head><body>
 
 const b64 = (s: string): string => Buffer.from(s).toString('base64');
 
-beforeAll(async () => {
-  forge = await startForge();
-  pages = await serveToolPages({ '/': PAGE });
-  a = await connectAgent(forge, 'default/files/lead');
-});
+const it = toolPagesTest({}, { '/': PAGE });
 
-afterAll(async () => {
-  await a?.close();
-  await forge?.stop();
-  await pages?.close();
+it.beforeAll(async ({ toolPages, agentFor }) => {
+  pages = toolPages;
+  a = await agentFor('default/files/lead');
 });
 
 const out = async (): Promise<string> => (await a.call('browser_evaluate', { function: "() => document.getElementById('out').textContent" })).text;

@@ -1,26 +1,21 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startForge, connectAgent, type RunningServer, type Agent } from './helpers/server.js';
-import { serveToolPages, type ToolPages } from './helpers/tool-pages.js';
+import { describe, expect } from 'vitest';
+import type { Agent } from './helpers/server.js';
+import type { ToolPages } from './helpers/tool-pages.js';
 import { openViewer } from './helpers/viewer.js';
+import { toolPagesTest } from './fixtures.js';
 
-let forge: RunningServer;
 let pages: ToolPages;
 let a: Agent;
 
-beforeAll(async () => {
-  forge = await startForge();
-  pages = await serveToolPages({
-    '/': `<html><head><title>Shop</title></head><body><nav><ul><li><a href="/a">Orders</a></li><li><a href="/b">Invoices</a></li></ul></nav>
-      <main><h1>Order 1042</h1><section><div><div><button>Refund order</button></div></div></section></main></body></html>`,
-  });
-  a = await connectAgent(forge, 'default/find/lead');
-  await a.call('browser_navigate', { url: pages.url });
+const it = toolPagesTest({}, {
+  '/': `<html><head><title>Shop</title></head><body><nav><ul><li><a href="/a">Orders</a></li><li><a href="/b">Invoices</a></li></ul></nav>
+    <main><h1>Order 1042</h1><section><div><div><button>Refund order</button></div></div></section></main></body></html>`,
 });
 
-afterAll(async () => {
-  await a?.close();
-  await forge?.stop();
-  await pages?.close();
+it.beforeAll(async ({ toolPages, agentFor }) => {
+  pages = toolPages;
+  a = await agentFor('default/find/lead');
+  await a.call('browser_navigate', { url: pages.url });
 });
 
 describe('find answers the snapshot lines that match, with their refs', () => {
@@ -63,7 +58,7 @@ describe('resize lays the tab out while nobody views it', () => {
     expect(narrow.text).toContain('laid out at 500x700 (asked 390x700; the browser\'s narrowest window is 500 px)');
   });
 
-  it('while a person views the tab, resize is refused naming that', async () => {
+  it('while a person views the tab, resize is refused naming that', async ({ forge }) => {
     const v = await openViewer(forge.info.port, forge.info.viewer_token);
     try {
       v.send({ t: 'attach', tab: 1, w: 800, h: 600 });

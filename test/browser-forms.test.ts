@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startForge, connectAgent, type RunningServer, type Agent } from './helpers/server.js';
-import { serveToolPages, refOf, type ToolPages } from './helpers/tool-pages.js';
+import { describe, expect } from 'vitest';
+import type { Agent } from './helpers/server.js';
+import { refOf, type ToolPages } from './helpers/tool-pages.js';
+import { toolPagesTest } from './fixtures.js';
 
-let forge: RunningServer;
 let pages: ToolPages;
 let a: Agent;
 
@@ -16,16 +16,11 @@ const FORM = `<html><head><title>Form</title></head><body><form onsubmit="event.
   <label>Toppings <select id="toppings" multiple><option value="ham">Ham</option><option value="egg">Egg</option><option value="kale">Kale</option></select></label>
 </form></body></html>`;
 
-beforeAll(async () => {
-  forge = await startForge();
-  pages = await serveToolPages({ '/': FORM });
-  a = await connectAgent(forge, 'default/forms/lead');
-});
+const it = toolPagesTest({}, { '/': FORM });
 
-afterAll(async () => {
-  await a?.close();
-  await forge?.stop();
-  await pages?.close();
+it.beforeAll(async ({ toolPages, agentFor }) => {
+  pages = toolPages;
+  a = await agentFor('default/forms/lead');
 });
 
 const values = async (): Promise<unknown> => {

@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startForge, connectAgent, type RunningServer, type Agent } from './helpers/server.js';
-import { serveToolPages, refOf, type ToolPages } from './helpers/tool-pages.js';
+import { describe, expect } from 'vitest';
+import type { Agent } from './helpers/server.js';
+import { refOf, type ToolPages } from './helpers/tool-pages.js';
+import { toolPagesTest } from './fixtures.js';
 
-let forge: RunningServer;
 let pages: ToolPages;
 let a: Agent;
 
@@ -10,16 +10,11 @@ const SHOP = `<html><head><title>Shop</title></head><body><h1>Products</h1>
   <ul>${Array.from({ length: 300 }, (_, i) => `<li>Product ${i + 1} <button onclick="document.getElementById('cart').textContent = 'Added ${i + 1}'">Add ${i + 1}</button></li>`).join('')}</ul>
   <p id="cart">Cart empty</p></body></html>`;
 
-beforeAll(async () => {
-  forge = await startForge();
-  pages = await serveToolPages({ '/': SHOP });
-  a = await connectAgent(forge, 'default/lists/lead');
-});
+const it = toolPagesTest({}, { '/': SHOP });
 
-afterAll(async () => {
-  await a?.close();
-  await forge?.stop();
-  await pages?.close();
+it.beforeAll(async ({ toolPages, agentFor }) => {
+  pages = toolPages;
+  a = await agentFor('default/lists/lead');
 });
 
 describe('an action\'s answer shows a long list by its first entries; browser_snapshot and browser_find show all of it', () => {

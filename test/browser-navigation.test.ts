@@ -1,29 +1,24 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startForge, connectAgent, type RunningServer, type Agent } from './helpers/server.js';
-import { serveToolPages, type ToolPages } from './helpers/tool-pages.js';
+import { describe, expect } from 'vitest';
+import type { Agent } from './helpers/server.js';
+import type { ToolPages } from './helpers/tool-pages.js';
+import { toolPagesTest } from './fixtures.js';
 
-let forge: RunningServer;
 let pages: ToolPages;
 let a: Agent;
 
-beforeAll(async () => {
-  forge = await startForge();
-  pages = await serveToolPages({
-    // A plain page the back/forward cache keeps: no unload handler, cacheable.
-    '/first': `<html><head><title>First</title><script>addEventListener('pageshow', (e) => { document.title = 'First' + (e.persisted ? ' (restored)' : ''); });</script></head><body><a href="/second">to second</a></body></html>`,
-    '/second': '<html><head><title>Second</title></head><body>second</body></html>',
-    '/slow-image': '<html><head><title>Mostly there</title></head><body><h1>Usable</h1><img src="/never.png" alt="never"></body></html>',
-    '/never.png': 'hang',
-    '/pay': { status: 402, body: '<html><head><title>Pay first</title></head><body><h1>Payment required</h1></body></html>' },
-    '/broken': { status: 500, body: '<html><head><title>Oops</title></head><body>server fell over</body></html>' },
-  });
-  a = await connectAgent(forge, 'default/navigation/lead');
+const it = toolPagesTest({}, {
+  // A plain page the back/forward cache keeps: no unload handler, cacheable.
+  '/first': `<html><head><title>First</title><script>addEventListener('pageshow', (e) => { document.title = 'First' + (e.persisted ? ' (restored)' : ''); });</script></head><body><a href="/second">to second</a></body></html>`,
+  '/second': '<html><head><title>Second</title></head><body>second</body></html>',
+  '/slow-image': '<html><head><title>Mostly there</title></head><body><h1>Usable</h1><img src="/never.png" alt="never"></body></html>',
+  '/never.png': 'hang',
+  '/pay': { status: 402, body: '<html><head><title>Pay first</title></head><body><h1>Payment required</h1></body></html>' },
+  '/broken': { status: 500, body: '<html><head><title>Oops</title></head><body>server fell over</body></html>' },
 });
 
-afterAll(async () => {
-  await a?.close();
-  await forge?.stop();
-  await pages?.close();
+it.beforeAll(async ({ toolPages, agentFor }) => {
+  pages = toolPages;
+  a = await agentFor('default/navigation/lead');
 });
 
 describe('navigation answers once the page is usable', () => {

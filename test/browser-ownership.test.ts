@@ -1,27 +1,23 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startForge, connectAgent, type RunningServer, type Agent } from './helpers/server.js';
-import { servePages, type PageServer } from './helpers/pages.js';
+import { describe, expect } from 'vitest';
+import type { RunningServer, Agent } from './helpers/server.js';
+import type { PageServer } from './helpers/pages.js';
+import { forgeTest } from './fixtures.js';
 
 let forge: RunningServer;
 let pages: PageServer;
 let a: Agent;
 let b: Agent;
 
-beforeAll(async () => {
-  forge = await startForge();
-  pages = await servePages({
-    '/': '<title>Home</title><h1>Home</h1><button onclick="document.title=\'clicked\'">Press</button>',
-    '/two': '<title>Two</title><p>second page</p>',
-  });
-  a = await connectAgent(forge, 'default/shop/lead');
-  b = await connectAgent(forge, 'default/shop/worker');
+const it = forgeTest({}, {
+  '/': '<title>Home</title><h1>Home</h1><button onclick="document.title=\'clicked\'">Press</button>',
+  '/two': '<title>Two</title><p>second page</p>',
 });
 
-afterAll(async () => {
-  await a?.close();
-  await b?.close();
-  await forge?.stop();
-  await pages?.close();
+it.beforeAll(async ({ forge: server, pages: served, agentFor }) => {
+  forge = server;
+  pages = served;
+  a = await agentFor('default/shop/lead');
+  b = await agentFor('default/shop/worker');
 });
 
 describe('two seats in one profile', () => {

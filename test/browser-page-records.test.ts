@@ -1,37 +1,32 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startForge, connectAgent, type RunningServer, type Agent } from './helpers/server.js';
-import { serveToolPages, type ToolPages } from './helpers/tool-pages.js';
+import { describe, expect } from 'vitest';
+import type { Agent } from './helpers/server.js';
+import type { ToolPages } from './helpers/tool-pages.js';
+import { toolPagesTest } from './fixtures.js';
 
-let forge: RunningServer;
 let pages: ToolPages;
 let a: Agent;
 
-beforeAll(async () => {
-  forge = await startForge();
-  pages = await serveToolPages({
-    '/': `<html><head><title>Talkative</title><link rel="stylesheet" href="/style.css"></head><body>
-      <script>
-        console.log('hello from the page');
-        console.warn('low on stock');
-        console.error('payment failed');
-        console.debug('tiny detail');
-        fetch('/api/orders', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ page: 2 }) });
-        fetch('/api/missing');
-        setTimeout(() => { throw new Error('boom later'); }, 0);
-      </script></body></html>`,
-    '/style.css': { type: 'text/css', body: 'body { color: black }' },
-    '/api/orders': (body) => ({ type: 'application/json', body: JSON.stringify({ orders: [1, 2], asked: JSON.parse(body || '{}') }) }),
-    '/other': '<html><head><title>Other</title></head><body><script>console.log("on the other page")</script></body></html>',
-  });
-  a = await connectAgent(forge, 'default/records/lead');
-  await a.call('browser_navigate', { url: pages.url });
-  await a.call('browser_wait_for', { time: 0.5 });
+const it = toolPagesTest({}, {
+  '/': `<html><head><title>Talkative</title><link rel="stylesheet" href="/style.css"></head><body>
+    <script>
+      console.log('hello from the page');
+      console.warn('low on stock');
+      console.error('payment failed');
+      console.debug('tiny detail');
+      fetch('/api/orders', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ page: 2 }) });
+      fetch('/api/missing');
+      setTimeout(() => { throw new Error('boom later'); }, 0);
+    </script></body></html>`,
+  '/style.css': { type: 'text/css', body: 'body { color: black }' },
+  '/api/orders': (body) => ({ type: 'application/json', body: JSON.stringify({ orders: [1, 2], asked: JSON.parse(body || '{}') }) }),
+  '/other': '<html><head><title>Other</title></head><body><script>console.log("on the other page")</script></body></html>',
 });
 
-afterAll(async () => {
-  await a?.close();
-  await forge?.stop();
-  await pages?.close();
+it.beforeAll(async ({ toolPages, agentFor }) => {
+  pages = toolPages;
+  a = await agentFor('default/records/lead');
+  await a.call('browser_navigate', { url: pages.url });
+  await a.call('browser_wait_for', { time: 0.5 });
 });
 
 describe('the console of a page is kept for the agent', () => {

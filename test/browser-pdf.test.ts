@@ -1,25 +1,19 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startForge, connectAgent, type RunningServer, type Agent } from './helpers/server.js';
-import { serveToolPages, type ToolPages } from './helpers/tool-pages.js';
+import { describe, expect } from 'vitest';
+import type { Agent } from './helpers/server.js';
+import type { ToolPages } from './helpers/tool-pages.js';
+import { toolPagesTest } from './fixtures.js';
 
-let forge: RunningServer;
 let pages: ToolPages;
 let a: Agent;
 let b: Agent;
 
-beforeAll(async () => {
-  forge = await startForge({ toml: '[agent]\ncaps = ["pdf"]\n' });
-  pages = await serveToolPages({ '/': '<html><head><title>Invoice</title></head><body><h1>Invoice 1042</h1><p>Total 12.00</p></body></html>' });
-  a = await connectAgent(forge, 'default/pdf/lead');
-  b = await connectAgent(forge, 'default/pdf/other');
-  await a.call('browser_navigate', { url: pages.url });
-});
+const it = toolPagesTest({ toml: '[agent]\ncaps = ["pdf"]\n' }, { '/': '<html><head><title>Invoice</title></head><body><h1>Invoice 1042</h1><p>Total 12.00</p></body></html>' });
 
-afterAll(async () => {
-  await a?.close();
-  await b?.close();
-  await forge?.stop();
-  await pages?.close();
+it.beforeAll(async ({ toolPages, agentFor }) => {
+  pages = toolPages;
+  a = await agentFor('default/pdf/lead');
+  b = await agentFor('default/pdf/other');
+  await a.call('browser_navigate', { url: pages.url });
 });
 
 type Content = Array<{ type: string; text?: string; uri?: string; name?: string; mimeType?: string; size?: number }>;

@@ -1,29 +1,23 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startForge, connectAgent, type RunningServer, type Agent } from './helpers/server.js';
-import { serveToolPages, type ToolPages } from './helpers/tool-pages.js';
+import { describe, expect } from 'vitest';
+import type { Agent } from './helpers/server.js';
+import type { ToolPages } from './helpers/tool-pages.js';
+import { toolPagesTest } from './fixtures.js';
 
-let forge: RunningServer;
 let pages: ToolPages;
 let a: Agent;
 let b: Agent;
 
-beforeAll(async () => {
-  forge = await startForge({ toml: '[agent]\ncaps = ["network"]\n' });
-  pages = await serveToolPages({
-    '/': '<html><head><title>App</title></head><body><h1>App</h1></body></html>',
-    '/api/user': { type: 'application/json', body: '{"name":"real"}' },
-  });
-  a = await connectAgent(forge, 'default/routes/lead');
-  b = await connectAgent(forge, 'default/routes/other');
-  await a.call('browser_navigate', { url: pages.url });
-  await b.call('browser_navigate', { url: pages.url });
+const it = toolPagesTest({ toml: '[agent]\ncaps = ["network"]\n' }, {
+  '/': '<html><head><title>App</title></head><body><h1>App</h1></body></html>',
+  '/api/user': { type: 'application/json', body: '{"name":"real"}' },
 });
 
-afterAll(async () => {
-  await a?.close();
-  await b?.close();
-  await forge?.stop();
-  await pages?.close();
+it.beforeAll(async ({ toolPages, agentFor }) => {
+  pages = toolPages;
+  a = await agentFor('default/routes/lead');
+  b = await agentFor('default/routes/other');
+  await a.call('browser_navigate', { url: pages.url });
+  await b.call('browser_navigate', { url: pages.url });
 });
 
 const fetched = async (agent: Agent, path: string): Promise<string> =>

@@ -1,22 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startForge, connectAgent, type RunningServer, type Agent } from './helpers/server.js';
-import { serveToolPages, type ToolPages } from './helpers/tool-pages.js';
+import { describe, expect } from 'vitest';
+import type { Agent } from './helpers/server.js';
+import type { ToolPages } from './helpers/tool-pages.js';
+import { toolPagesTest } from './fixtures.js';
 
-let forge: RunningServer;
 let pages: ToolPages;
 let a: Agent;
 
-beforeAll(async () => {
-  forge = await startForge({ toml: '[agent]\nallow_run_code = true\n' });
-  pages = await serveToolPages({ '/': '<html><head><title>Console</title></head><body><button onclick="this.textContent = \'Done\'">Submit</button></body></html>' });
-  a = await connectAgent(forge, 'default/runcode/lead');
-  await a.call('browser_navigate', { url: pages.url });
-});
+const it = toolPagesTest({ toml: '[agent]\nallow_run_code = true\n' }, { '/': '<html><head><title>Console</title></head><body><button onclick="this.textContent = \'Done\'">Submit</button></body></html>' });
 
-afterAll(async () => {
-  await a?.close();
-  await forge?.stop();
-  await pages?.close();
+it.beforeAll(async ({ toolPages, agentFor }) => {
+  pages = toolPages;
+  a = await agentFor('default/runcode/lead');
+  await a.call('browser_navigate', { url: pages.url });
 });
 
 describe('browser_run_code_unsafe, with [agent] allow_run_code = true, runs a Playwright function on the seat\'s tab', () => {

@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startForge, connectAgent, type RunningServer, type Agent } from './helpers/server.js';
-import { serveToolPages, type ToolPages } from './helpers/tool-pages.js';
+import { describe, expect } from 'vitest';
+import type { Agent } from './helpers/server.js';
+import type { ToolPages } from './helpers/tool-pages.js';
+import { toolPagesTest } from './fixtures.js';
 
-let forge: RunningServer;
 let pages: ToolPages;
 let a: Agent;
 
@@ -13,17 +13,12 @@ const NOISE = `<html><head><title>Noise</title><style>body{margin:0}</style></he
   c.putImageData(img, 0, 0);
 </script></body></html>`;
 
-beforeAll(async () => {
-  forge = await startForge();
-  pages = await serveToolPages({ '/': NOISE });
-  a = await connectAgent(forge, 'default/shots/lead');
-  await a.call('browser_navigate', { url: pages.url });
-});
+const it = toolPagesTest({}, { '/': NOISE });
 
-afterAll(async () => {
-  await a?.close();
-  await forge?.stop();
-  await pages?.close();
+it.beforeAll(async ({ toolPages, agentFor }) => {
+  pages = toolPages;
+  a = await agentFor('default/shots/lead');
+  await a.call('browser_navigate', { url: pages.url });
 });
 
 type Content = Array<{ type: string; text?: string; uri?: string; mimeType?: string; size?: number; data?: string }>;

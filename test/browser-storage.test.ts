@@ -1,26 +1,20 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startForge, connectAgent, type RunningServer, type Agent } from './helpers/server.js';
-import { serveToolPages, type ToolPages } from './helpers/tool-pages.js';
+import { describe, expect } from 'vitest';
+import type { Agent } from './helpers/server.js';
+import type { ToolPages } from './helpers/tool-pages.js';
+import { toolPagesTest } from './fixtures.js';
 
-let forge: RunningServer;
 let pages: ToolPages;
 let a: Agent;
 let b: Agent;
 
-beforeAll(async () => {
-  forge = await startForge({ toml: '[agent]\ncaps = ["storage"]\n' });
-  pages = await serveToolPages({ '/': '<html><head><title>Shop</title></head><body><h1>Shop</h1></body></html>' });
-  a = await connectAgent(forge, 'default/storage/lead');
-  b = await connectAgent(forge, 'default/storage/other');
+const it = toolPagesTest({ toml: '[agent]\ncaps = ["storage"]\n' }, { '/': '<html><head><title>Shop</title></head><body><h1>Shop</h1></body></html>' });
+
+it.beforeAll(async ({ toolPages, agentFor }) => {
+  pages = toolPages;
+  a = await agentFor('default/storage/lead');
+  b = await agentFor('default/storage/other');
   await a.call('browser_navigate', { url: pages.url });
   await b.call('browser_navigate', { url: pages.url });
-});
-
-afterAll(async () => {
-  await a?.close();
-  await b?.close();
-  await forge?.stop();
-  await pages?.close();
 });
 
 const pageSees = async (agent: Agent, expr: string): Promise<string> => (await agent.call('browser_evaluate', { function: `() => ${expr}` })).text;

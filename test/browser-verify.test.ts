@@ -1,29 +1,24 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startForge, connectAgent, type RunningServer, type Agent } from './helpers/server.js';
-import { serveToolPages, refOf, type ToolPages } from './helpers/tool-pages.js';
+import { describe, expect } from 'vitest';
+import type { Agent } from './helpers/server.js';
+import { refOf, type ToolPages } from './helpers/tool-pages.js';
+import { toolPagesTest } from './fixtures.js';
 
-let forge: RunningServer;
 let pages: ToolPages;
 let a: Agent;
 let snap = '';
 
-beforeAll(async () => {
-  forge = await startForge({ toml: '[agent]\ncaps = ["testing"]\n' });
-  pages = await serveToolPages({
-    '/': `<html><head><title>Form</title></head><body>
-      <button>Save</button><p>All changes saved</p><p style="display:none">Hidden note</p>
-      <ul aria-label="Fruits"><li>Apple</li><li>Pear</li></ul>
-      <label>Name <input value="Ada"></label><label><input type="checkbox" checked> Subscribe</label>
-    </body></html>`,
-  });
-  a = await connectAgent(forge, 'default/verify/lead');
-  snap = (await a.call('browser_navigate', { url: pages.url })).text;
+const it = toolPagesTest({ toml: '[agent]\ncaps = ["testing"]\n' }, {
+  '/': `<html><head><title>Form</title></head><body>
+    <button>Save</button><p>All changes saved</p><p style="display:none">Hidden note</p>
+    <ul aria-label="Fruits"><li>Apple</li><li>Pear</li></ul>
+    <label>Name <input value="Ada"></label><label><input type="checkbox" checked> Subscribe</label>
+  </body></html>`,
 });
 
-afterAll(async () => {
-  await a?.close();
-  await forge?.stop();
-  await pages?.close();
+it.beforeAll(async ({ toolPages, agentFor }) => {
+  pages = toolPages;
+  a = await agentFor('default/verify/lead');
+  snap = (await a.call('browser_navigate', { url: pages.url })).text;
 });
 
 describe('the testing group checks the page and answers the test line that asserts the same', () => {

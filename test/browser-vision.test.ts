@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startForge, connectAgent, type RunningServer, type Agent } from './helpers/server.js';
-import { serveToolPages, type ToolPages } from './helpers/tool-pages.js';
+import { describe, expect } from 'vitest';
+import type { Agent } from './helpers/server.js';
+import type { ToolPages } from './helpers/tool-pages.js';
+import { toolPagesTest } from './fixtures.js';
 
-let forge: RunningServer;
 let pages: ToolPages;
 let a: Agent;
 let b: Agent;
@@ -19,20 +19,14 @@ const PAD = `<html><head><title>Pad</title><style>body{margin:0}#pad{width:600px
     pad.addEventListener('pointerup', (e) => { log.push('up ' + e.clientX + ',' + e.clientY); out.textContent = log.join(' '); });
   </script></body></html>`;
 
-beforeAll(async () => {
-  forge = await startForge({ toml: '[agent]\ncaps = ["vision"]\n' });
-  pages = await serveToolPages({ '/': PAD });
-  a = await connectAgent(forge, 'default/vision/lead');
-  b = await connectAgent(forge, 'default/vision/other');
+const it = toolPagesTest({ toml: '[agent]\ncaps = ["vision"]\n' }, { '/': PAD });
+
+it.beforeAll(async ({ toolPages, agentFor }) => {
+  pages = toolPages;
+  a = await agentFor('default/vision/lead');
+  b = await agentFor('default/vision/other');
   await a.call('browser_navigate', { url: pages.url });
   await b.call('browser_navigate', { url: pages.url });
-});
-
-afterAll(async () => {
-  await a?.close();
-  await b?.close();
-  await forge?.stop();
-  await pages?.close();
 });
 
 const out = async (agent: Agent): Promise<string> => (await agent.call('browser_evaluate', { function: "() => document.getElementById('out').textContent" })).text;

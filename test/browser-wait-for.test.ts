@@ -1,25 +1,20 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startForge, connectAgent, type RunningServer, type Agent } from './helpers/server.js';
-import { serveToolPages, type ToolPages } from './helpers/tool-pages.js';
+import { describe, expect } from 'vitest';
+import type { Agent } from './helpers/server.js';
+import type { ToolPages } from './helpers/tool-pages.js';
+import { toolPagesTest } from './fixtures.js';
 
-let forge: RunningServer;
 let pages: ToolPages;
 let a: Agent;
 
-beforeAll(async () => {
-  forge = await startForge();
-  pages = await serveToolPages({
-    '/': `<html><head><title>Waits</title></head><body><p id="p">Loading orders…</p>
-      <button onclick="setTimeout(() => { p.textContent = 'Orders are ready'; }, 700)">Load</button>
-      <button onclick="setTimeout(() => confirm('leave the draft?'), 600)">Ask</button></body></html>`,
-  });
-  a = await connectAgent(forge, 'default/waits/lead');
+const it = toolPagesTest({}, {
+  '/': `<html><head><title>Waits</title></head><body><p id="p">Loading orders…</p>
+    <button onclick="setTimeout(() => { p.textContent = 'Orders are ready'; }, 700)">Load</button>
+    <button onclick="setTimeout(() => confirm('leave the draft?'), 600)">Ask</button></body></html>`,
 });
 
-afterAll(async () => {
-  await a?.close();
-  await forge?.stop();
-  await pages?.close();
+it.beforeAll(async ({ toolPages, agentFor }) => {
+  pages = toolPages;
+  a = await agentFor('default/waits/lead');
 });
 
 describe('wait_for waits for what the agent names, bounded', () => {

@@ -3,12 +3,13 @@
  * why, and a hand-off link's page, once its hand-off is answered, says the link opens nothing more
  * and does not reconnect.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { startForge, connectAgent, handOff, type RunningServer, type Agent } from './helpers/server.js';
-import { servePages, type PageServer } from './helpers/pages.js';
-import { launchClientBrowser, openClient, type ClientPage } from './helpers/client-page.js';
+import { handOff, type RunningServer, type Agent } from './helpers/server.js';
+import type { PageServer } from './helpers/pages.js';
+import { openClient, type ClientPage } from './helpers/client-page.js';
 import { knownSecret, tokenCli } from './helpers/tokens.js';
+import { forgeTest } from './fixtures.js';
 
 let forge: RunningServer;
 let pages: PageServer;
@@ -16,20 +17,15 @@ let agent: Agent;
 let browser: Browser;
 let pageId = '';
 
-beforeAll(async () => {
-  forge = await startForge();
-  pages = await servePages({ '/': '<title>Board</title><button>Go</button>' });
-  browser = await launchClientBrowser();
-  agent = await connectAgent(forge, 'default/view/lead');
+const it = forgeTest({}, { '/': '<title>Board</title><button>Go</button>' });
+
+it.beforeAll(async ({ forge: server, pages: served, agentFor, clientBrowser }) => {
+  forge = server;
+  pages = served;
+  browser = clientBrowser;
+  agent = await agentFor('default/view/lead');
   await agent.call('browser_navigate', { url: pages.url });
   pageId = /page (p-[0-9a-f]{8})/.exec((await agent.call('browser_tabs', { action: 'list' })).text)![1]!;
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await agent?.close().catch(() => undefined);
-  await forge?.stop();
-  await pages?.close();
 });
 
 /** A watch-only token's viewer URL, once the server has read the token. */

@@ -3,13 +3,13 @@
  * focused element takes typing, so a tap on a text field raises the keyboard and its text reaches
  * the field, and a tap on plain page lowers it again.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { startForge, connectAgent, type RunningServer, type Agent } from './helpers/server.js';
-import { servePages, type PageServer } from './helpers/pages.js';
-import { PHONE_393, launchClientBrowser, picturePoint, showFirstTab, takeControl, type ClientPage } from './helpers/client-page.js';
+import type { Agent } from './helpers/server.js';
+import type { PageServer } from './helpers/pages.js';
+import { PHONE_393, picturePoint, showFirstTab, takeControl, type ClientPage } from './helpers/client-page.js';
+import { forgeTest } from './fixtures.js';
 
-let forge: RunningServer;
 let pages: PageServer;
 let agent: Agent;
 let browser: Browser;
@@ -22,22 +22,19 @@ const FORM = `<title>Form</title><style>body{margin:0;font-size:24px}
 
 const evaluate = async (fn: string): Promise<string> => (await agent.call('browser_evaluate', { function: fn })).text;
 
-beforeAll(async () => {
-  forge = await startForge();
-  pages = await servePages({ '/': FORM });
-  browser = await launchClientBrowser();
-  agent = await connectAgent(forge, 'default/keyboard/lead');
+const it = forgeTest({}, { '/': FORM });
+
+it.beforeAll(async ({ forge, pages: served, agentFor, clientBrowser }) => {
+  pages = served;
+  browser = clientBrowser;
+  agent = await agentFor('default/keyboard/lead');
   await agent.call('browser_navigate', { url: pages.url });
   phone = await showFirstTab(browser, forge.info.viewer_url, PHONE_393);
   await takeControl(phone);
 });
 
-afterAll(async () => {
+it.afterAll(async () => {
   await phone?.close().catch(() => undefined);
-  await browser?.close();
-  await agent?.close();
-  await forge?.stop();
-  await pages?.close();
 });
 
 const keyboardMode = () => phone.page.locator('.key-sink').getAttribute('inputmode');

@@ -3,11 +3,12 @@
  * the take-control press unlocks playback and the bar's speaker mark shows the page heard, with
  * a mute of this client's own; a watcher has no speaker mark and hears nothing.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { startForge, connectAgent, type RunningServer, type Agent } from './helpers/server.js';
-import { servePages, type PageServer } from './helpers/pages.js';
-import { launchClientBrowser, openClient, type ClientPage } from './helpers/client-page.js';
+import type { RunningServer, Agent } from './helpers/server.js';
+import type { PageServer } from './helpers/pages.js';
+import { openClient, type ClientPage } from './helpers/client-page.js';
+import { forgeTest } from './fixtures.js';
 
 let forge: RunningServer;
 let pages: PageServer;
@@ -19,22 +20,20 @@ let b: ClientPage;
 const TONE = `<title>Tone</title><p style="font-size:40px">a tone</p>
 <script>function play() { const c = new AudioContext(); const o = c.createOscillator(); o.frequency.value = 440; o.connect(c.destination); o.start(); return c.state; }</script>`;
 
-beforeAll(async () => {
-  forge = await startForge();
-  pages = await servePages({ '/': TONE });
-  browser = await launchClientBrowser();
-  agent = await connectAgent(forge, 'default/sound/lead');
+const it = forgeTest({}, { '/': TONE });
+
+it.beforeAll(async ({ forge: server, pages: served, agentFor, clientBrowser }) => {
+  forge = server;
+  pages = served;
+  browser = clientBrowser;
+  agent = await agentFor('default/sound/lead');
   await agent.call('browser_navigate', { url: pages.url });
   expect((await agent.call('browser_evaluate', { function: '() => play()' })).text).toContain('running');
 }, 120_000);
 
-afterAll(async () => {
+it.afterAll(async () => {
   await a?.close();
   await b?.close();
-  await browser?.close();
-  await agent?.close().catch(() => undefined);
-  await forge?.stop();
-  await pages?.close();
 });
 
 const speaker = (c: ClientPage) => c.page.locator('.bar-sound');

@@ -4,13 +4,14 @@
  * and taking control lays it out at the phone's shape; a tap presses and a swipe scrolls; a surface
  * wider than the capture or shorter than the smallest layout keeps its shape and its aim.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { startForge, connectAgent, type RunningServer, type Agent } from './helpers/server.js';
-import { servePages, type PageServer } from './helpers/pages.js';
+import type { RunningServer, Agent } from './helpers/server.js';
+import type { PageServer } from './helpers/pages.js';
 import { LAYOUT_MIN_HEIGHT } from '../src/main/browser/viewing.js';
 import { CAPTURE_MAX_WIDTH } from '../src/workers/cdp/protocol.js';
-import { DESKTOP, PHONE_393, PHONE_430, TABLET, launchClientBrowser, picturePoint, pictureFitsBox, showFirstTab as showTab, takeControl, type ClientPage, type ClientSize } from './helpers/client-page.js';
+import { DESKTOP, PHONE_393, PHONE_430, TABLET, picturePoint, pictureFitsBox, showFirstTab as showTab, takeControl, type ClientPage, type ClientSize } from './helpers/client-page.js';
+import { forgeTest } from './fixtures.js';
 
 let forge: RunningServer;
 let pages: PageServer;
@@ -26,23 +27,21 @@ ${Array.from({ length: 120 }, (_, i) => `<p>line ${i}</p>`).join('')}<script>win
 
 const evaluate = async (fn: string): Promise<string> => (await agent.call('browser_evaluate', { function: fn })).text;
 
-beforeAll(async () => {
-  forge = await startForge();
-  pages = await servePages({ '/': LONG });
-  browser = await launchClientBrowser();
-  agent = await connectAgent(forge, 'default/phone/lead');
+const it = forgeTest({}, { '/': LONG });
+
+it.beforeAll(async ({ forge: server, pages: served, agentFor, clientBrowser }) => {
+  forge = server;
+  pages = served;
+  browser = clientBrowser;
+  agent = await agentFor('default/phone/lead');
   await agent.call('browser_navigate', { url: pages.url });
   // A desktop drives the tab: the phones start as watchers of its landscape layout.
   desk = await showFirstTab(DESKTOP);
   await takeControl(desk);
 });
 
-afterAll(async () => {
+it.afterAll(async () => {
   for (const c of opened) await c.close().catch(() => undefined);
-  await browser?.close();
-  await agent?.close();
-  await forge?.stop();
-  await pages?.close();
 });
 
 async function showFirstTab(size: ClientSize): Promise<ClientPage> {

@@ -5,12 +5,12 @@
  * a call waiting on alpha when alpha dies is answered with a sentence.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startForge, connectAgent, handOff, type RunningServer, type Agent } from './helpers/server.js';
+import { connectAgent, handOff, type RunningServer, type Agent } from './helpers/server.js';
 import { servePages, type PageServer } from './helpers/pages.js';
 import { openViewer, type TestViewer } from './helpers/viewer.js';
-import { startNats, clusterToml, type RunningNats } from './helpers/nats.js';
+import { startCluster, type TestCluster } from './helpers/cluster.js';
 
-let nats: RunningNats;
+let cluster: TestCluster<'alpha' | 'beta' | 'gamma'>;
 let alpha: RunningServer;
 let beta: RunningServer;
 let gamma: RunningServer;
@@ -25,9 +25,9 @@ const SENTENCE_WAIT_MS = 2_000;
 const pageOf = async (a: Agent): Promise<string> => /page (p-[0-9a-f]{8})/.exec((await a.call('browser_tabs', { action: 'list' })).text)![1]!;
 
 beforeAll(async () => {
-  nats = await startNats();
   pages = await servePages({ '/': '<title>Shop</title><button>Buy</button>' });
-  [alpha, beta, gamma] = await Promise.all(['alpha', 'beta', 'gamma'].map((n) => startForge({ toml: clusterToml(nats, n) })));
+  cluster = await startCluster(['alpha', 'beta', 'gamma']);
+  ({ alpha, beta, gamma } = cluster.nodes);
   lead = await connectAgent(alpha, 'default/proj/lead');
   expect((await lead.call('browser_navigate', { url: pages.url })).isError).toBe(false);
   leadPage = await pageOf(lead);
@@ -39,9 +39,8 @@ afterAll(async () => {
   await person?.close();
   await shopOnBeta?.close();
   await lead?.close();
-  await Promise.all([alpha?.stop(), beta?.stop(), gamma?.stop()]);
+  await cluster?.stop();
   await pages?.close();
-  await nats?.stop();
 });
 
 describe('an agent on a node that does not host its profile', () => {

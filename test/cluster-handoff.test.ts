@@ -4,16 +4,15 @@
  * agent on alpha gets the answer; the link alpha prints opens the page on alpha, and on gamma too.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startForge, connectAgent, handOff, type RunningServer, type Agent } from './helpers/server.js';
+import { connectAgent, handOff, type RunningServer, type Agent } from './helpers/server.js';
 import { servePages, type PageServer } from './helpers/pages.js';
 import { openViewer, type TestViewer } from './helpers/viewer.js';
-import { startNats, clusterToml, type RunningNats } from './helpers/nats.js';
+import { startCluster, type TestCluster } from './helpers/cluster.js';
 
 const SEAT = 'default/shop/lead';
 
-let nats: RunningNats;
+let cluster: TestCluster<'alpha' | 'beta' | 'gamma'>;
 let alpha: RunningServer;
-let beta: RunningServer;
 let gamma: RunningServer;
 let pages: PageServer;
 let agent: Agent;
@@ -24,9 +23,9 @@ type Ask = Record<string, unknown>;
 const onlyAsk = async (v: TestViewer): Promise<Ask> => ((await v.next('handoffs', (m) => (m.asks as unknown[]).length === 1)).asks as Ask[])[0]!;
 
 beforeAll(async () => {
-  nats = await startNats();
   pages = await servePages({ '/': '<title>Login</title><input id="pw" type="password"><button>Sign in</button>' });
-  [alpha, beta, gamma] = await Promise.all(['alpha', 'beta', 'gamma'].map((n) => startForge({ toml: clusterToml(nats, n) })));
+  cluster = await startCluster(['alpha', 'beta', 'gamma']);
+  ({ alpha, gamma } = cluster.nodes);
   agent = await connectAgent(alpha, SEAT);
   expect((await agent.call('browser_navigate', { url: pages.url })).isError).toBe(false);
   pageId = /page (p-[0-9a-f]{8})/.exec((await agent.call('browser_tabs', { action: 'list' })).text)![1]!;
@@ -36,9 +35,8 @@ beforeAll(async () => {
 afterAll(async () => {
   await person?.close();
   await agent?.close();
-  await Promise.all([alpha?.stop(), beta?.stop(), gamma?.stop()]);
+  await cluster?.stop();
   await pages?.close();
-  await nats?.stop();
 });
 
 describe('a hand-off parked on one node, answered from another', () => {

@@ -1,26 +1,24 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startForge, connectAgent, type RunningServer, type Agent } from './helpers/server.js';
+import { connectAgent, type RunningServer, type Agent } from './helpers/server.js';
 import { servePages, type PageServer } from './helpers/pages.js';
-import { startNats, clusterToml, type RunningNats } from './helpers/nats.js';
+import { startCluster, type TestCluster } from './helpers/cluster.js';
 
-let nats: RunningNats;
+let cluster: TestCluster<'alpha' | 'beta'>;
 let alpha: RunningServer;
 let beta: RunningServer;
 let pages: PageServer;
 const agents: Agent[] = [];
 
 beforeAll(async () => {
-  nats = await startNats();
   pages = await servePages({ '/': '<title>Placed</title><p>placed</p>' });
-  [alpha, beta] = await Promise.all([startForge({ toml: clusterToml(nats, 'alpha') }), startForge({ toml: clusterToml(nats, 'beta') })]);
+  cluster = await startCluster(['alpha', 'beta']);
+  ({ alpha, beta } = cluster.nodes);
 });
 
 afterAll(async () => {
   for (const a of agents) await a.close().catch(() => undefined);
-  await alpha?.stop();
-  await beta?.stop();
+  await cluster?.stop();
   await pages?.close();
-  await nats?.stop();
 });
 
 describe('placement: one node hosts a profile, the one holding its lease', () => {

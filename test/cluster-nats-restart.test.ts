@@ -5,16 +5,16 @@
  * the tab's new frames.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startForge, connectAgent, type RunningServer, type Agent } from './helpers/server.js';
+import { connectAgent, type RunningServer, type Agent } from './helpers/server.js';
 import { servePages, type PageServer } from './helpers/pages.js';
 import { openViewer, type TestViewer } from './helpers/viewer.js';
-import { startNats, clusterToml, type RunningNats } from './helpers/nats.js';
+import { startCluster, type TestCluster } from './helpers/cluster.js';
 
 const SEAT = 'default/proj/lead';
 /** Longer than a node's silence limit (1.5 s): a node that judged silence while itself cut off would call the others dead. */
 const DOWN_MS = 2_500;
 
-let nats: RunningNats;
+let cluster: TestCluster<'alpha' | 'beta' | 'gamma'>;
 let alpha: RunningServer;
 let beta: RunningServer;
 let gamma: RunningServer;
@@ -24,9 +24,9 @@ let watcher: TestViewer;
 let closedWith: string | undefined;
 
 beforeAll(async () => {
-  nats = await startNats();
   pages = await servePages({ '/': '<title>Before</title><body style="background:#fff">before</body>' });
-  [alpha, beta, gamma] = await Promise.all(['alpha', 'beta', 'gamma'].map((n) => startForge({ toml: clusterToml(nats, n) })));
+  cluster = await startCluster(['alpha', 'beta', 'gamma']);
+  ({ alpha, beta, gamma } = cluster.nodes);
   agent = await connectAgent(alpha, SEAT);
   expect((await agent.call('browser_navigate', { url: pages.url })).isError).toBe(false);
   watcher = await openViewer(gamma.info.port, gamma.info.viewer_token);
@@ -39,21 +39,20 @@ beforeAll(async () => {
 afterAll(async () => {
   await watcher?.close();
   await agent?.close();
-  await Promise.all([alpha?.stop(), beta?.stop(), gamma?.stop()]);
+  await cluster?.stop();
   await pages?.close();
-  await nats?.stop();
 });
 
 describe('nats-server restarted under the nodes', () => {
   it('while NATS is down, the agent on the hosting node drives its tab as before', async () => {
-    await nats.pause();
+    await cluster.nats.pause();
     const r = await agent.call('browser_evaluate', { function: '() => { document.title = "During"; document.body.style.background = "#000"; return document.title; }' });
     expect(r.isError).toBe(false);
     expect(r.text).toContain('During');
     const t = await agent.call('terminal__run', { command: 'echo offline-$((6*7))' });
     expect(t.text).toContain('offline-42');
     await new Promise((r) => setTimeout(r, DOWN_MS));
-    await nats.start();
+    await cluster.nats.start();
   });
 
   it('once it is back, the viewer on gamma kept its socket and gets the tab\'s frames again', async () => {

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startForge, connectAgent, type RunningServer, type Agent } from './helpers/server.js';
+import { connectAgent, type RunningServer, type Agent } from './helpers/server.js';
 import { servePages, type PageServer } from './helpers/pages.js';
 import { openViewer, type TestViewer } from './helpers/viewer.js';
-import { startNats, clusterToml, type RunningNats } from './helpers/nats.js';
+import { startCluster, type TestCluster } from './helpers/cluster.js';
 
-let nats: RunningNats;
+let cluster: TestCluster<'alpha' | 'beta'>;
 let alpha: RunningServer;
 let beta: RunningServer;
 let pages: PageServer;
@@ -15,9 +15,9 @@ const viewers: TestViewer[] = [];
 const SENTENCE_WAIT_MS = 2_000;
 
 beforeAll(async () => {
-  nats = await startNats();
   pages = await servePages({ '/': '<title>Placed</title><p>placed</p>' });
-  [alpha, beta] = await Promise.all([startForge({ toml: clusterToml(nats, 'alpha') }), startForge({ toml: clusterToml(nats, 'beta') })]);
+  cluster = await startCluster(['alpha', 'beta']);
+  ({ alpha, beta } = cluster.nodes);
   const a = await connectAgent(alpha, 'default/proj/lead');
   agents.push(a);
   expect((await a.call('browser_navigate', { url: pages.url })).isError).toBe(false);
@@ -26,10 +26,8 @@ beforeAll(async () => {
 afterAll(async () => {
   for (const v of viewers) await v.close();
   for (const a of agents) await a.close().catch(() => undefined);
-  await alpha?.stop();
-  await beta?.stop();
+  await cluster?.stop();
   await pages?.close();
-  await nats?.stop();
 });
 
 describe('a node killed with kill -9', () => {

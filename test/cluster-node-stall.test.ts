@@ -4,13 +4,13 @@
  * silence, and its viewer of alpha's tab stays open; alpha stopped for a second is not dead either.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startForge, connectAgent, type RunningServer, type Agent } from './helpers/server.js';
+import { connectAgent, type RunningServer, type Agent } from './helpers/server.js';
 import { servePages, type PageServer } from './helpers/pages.js';
 import { openViewer, type TestViewer } from './helpers/viewer.js';
-import { startNats, clusterToml, type RunningNats } from './helpers/nats.js';
+import { startCluster, type TestCluster } from './helpers/cluster.js';
 import { NODE_SILENT_MS, PRESENCE_PERIOD_MS } from '../src/main/cluster/presence.js';
 
-let nats: RunningNats;
+let cluster: TestCluster<'alpha' | 'beta'>;
 let alpha: RunningServer;
 let beta: RunningServer;
 let pages: PageServer;
@@ -28,9 +28,9 @@ async function stall(s: RunningServer, ms: number): Promise<void> {
 }
 
 beforeAll(async () => {
-  nats = await startNats();
   pages = await servePages({ '/': '<title>Busy</title><p>busy</p>' });
-  [alpha, beta] = await Promise.all([startForge({ toml: clusterToml(nats, 'alpha') }), startForge({ toml: clusterToml(nats, 'beta') })]);
+  cluster = await startCluster(['alpha', 'beta']);
+  ({ alpha, beta } = cluster.nodes);
   agent = await connectAgent(alpha, 'default/proj/lead');
   expect((await agent.call('browser_navigate', { url: pages.url })).isError).toBe(false);
   viewer = await openViewer(beta.info.port, beta.info.viewer_token);
@@ -43,10 +43,8 @@ beforeAll(async () => {
 afterAll(async () => {
   await viewer?.close();
   await agent?.close().catch(() => undefined);
-  await alpha?.stop();
-  await beta?.stop();
+  await cluster?.stop();
   await pages?.close();
-  await nats?.stop();
 });
 
 describe('a stalled node is not taken for dead', () => {

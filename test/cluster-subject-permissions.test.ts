@@ -6,15 +6,15 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
-import { startForge, connectAgent, type RunningServer, type Agent } from './helpers/server.js';
+import { connectAgent, type RunningServer, type Agent } from './helpers/server.js';
 import { servePages, type PageServer } from './helpers/pages.js';
 import { openViewer, type TestViewer } from './helpers/viewer.js';
 import { Viewer } from './helpers/term-viewer.js';
-import { startNats, clusterToml, type RunningNats } from './helpers/nats.js';
+import { startCluster, type TestCluster } from './helpers/cluster.js';
 
 const SEAT = 'default/proj/lead';
 
-let nats: RunningNats;
+let cluster: TestCluster<'alpha' | 'beta' | 'gamma'>;
 let alpha: RunningServer;
 let beta: RunningServer;
 let gamma: RunningServer;
@@ -23,9 +23,9 @@ let agent: Agent;
 let person: TestViewer;
 
 beforeAll(async () => {
-  nats = await startNats({ users: ['alpha', 'beta', 'gamma'] });
   pages = await servePages({ '/': '<title>Held</title><p>held</p>' });
-  [alpha, beta, gamma] = await Promise.all(['alpha', 'beta', 'gamma'].map((n) => startForge({ toml: clusterToml(nats, n) })));
+  cluster = await startCluster(['alpha', 'beta', 'gamma'], { users: true });
+  ({ alpha, beta, gamma } = cluster.nodes);
   agent = await connectAgent(alpha, SEAT);
   expect((await agent.call('browser_navigate', { url: pages.url })).isError).toBe(false);
   expect((await agent.call('terminal__run', { command: 'echo ready' })).isError).toBe(false);
@@ -35,9 +35,8 @@ beforeAll(async () => {
 afterAll(async () => {
   await person?.close();
   await agent?.close();
-  await Promise.all([alpha?.stop(), beta?.stop(), gamma?.stop()]);
+  await cluster?.stop();
   await pages?.close();
-  await nats?.stop();
 });
 
 /** The permission errors NATS reports to `nc` within `ms`. */
@@ -72,7 +71,7 @@ describe('nodes held to their own subjects', () => {
   });
 
   it('beta\'s credential may not speak for alpha nor read what alpha sends gamma', async () => {
-    const nc = await connect({ servers: nats.url, user: 'beta', pass: nats.passwords!.beta! });
+    const nc = await connect({ servers: cluster.nats.url, user: 'beta', pass: cluster.nats.passwords!.beta! });
     try {
       const seen = await violations(nc, () => {
         nc.publish('forge.presence.alpha');

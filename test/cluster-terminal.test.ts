@@ -6,9 +6,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import xtermHeadless from '@xterm/headless';
-import { startForge, connectAgent, type RunningServer, type Agent } from './helpers/server.js';
+import { connectAgent, type RunningServer, type Agent } from './helpers/server.js';
 import { servePages, type PageServer } from './helpers/pages.js';
-import { startNats, clusterToml, type RunningNats } from './helpers/nats.js';
+import { startCluster, type TestCluster } from './helpers/cluster.js';
 import { Viewer } from './helpers/term-viewer.js';
 
 const SEAT = 'default/proj/lead';
@@ -41,7 +41,7 @@ async function drawn(v: Viewer): Promise<string> {
 }
 
 describe('a terminal on one node, typed into and watched from others', () => {
-  let nats: RunningNats;
+  let cluster: TestCluster<'alpha' | 'beta' | 'gamma'>;
   let alpha: RunningServer;
   let beta: RunningServer;
   let gamma: RunningServer;
@@ -51,9 +51,9 @@ describe('a terminal on one node, typed into and watched from others', () => {
   let watcher: Viewer;
 
   beforeAll(async () => {
-    nats = await startNats();
     pages = await servePages({ '/': '<title>Here</title>' });
-    [alpha, beta, gamma] = await Promise.all(['alpha', 'beta', 'gamma'].map((n) => startForge({ toml: clusterToml(nats, n) })));
+    cluster = await startCluster(['alpha', 'beta', 'gamma']);
+    ({ alpha, beta, gamma } = cluster.nodes);
     agent = await connectAgent(alpha, SEAT);
     // The agent's browser places the profile on alpha: the org's viewers on every node are served there.
     expect((await agent.call('browser_navigate', { url: pages.url })).isError).toBe(false);
@@ -66,9 +66,8 @@ describe('a terminal on one node, typed into and watched from others', () => {
     holder?.close();
     watcher?.close();
     await agent?.close();
-    await Promise.all([alpha?.stop(), beta?.stop(), gamma?.stop()]);
+    await cluster?.stop();
     await pages?.close();
-    await nats?.stop();
   });
 
   it('a key typed on gamma reaches alpha\'s shell and its echo comes back', async () => {

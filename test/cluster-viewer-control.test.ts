@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startForge, connectAgent, type RunningServer, type Agent } from './helpers/server.js';
+import { connectAgent, type RunningServer, type Agent } from './helpers/server.js';
 import { servePages, type PageServer } from './helpers/pages.js';
 import { openViewer, type TestViewer } from './helpers/viewer.js';
-import { startNats, clusterToml, type RunningNats } from './helpers/nats.js';
+import { startCluster, type TestCluster } from './helpers/cluster.js';
 
-let nats: RunningNats;
+let cluster: TestCluster<'alpha' | 'beta'>;
 let alpha: RunningServer;
 let beta: RunningServer;
 let pages: PageServer;
@@ -17,9 +17,9 @@ const page = `<title>Counter</title><style>body{margin:0} #go{position:absolute;
 <input id="field" style="position:absolute;left:400px;top:100px;width:200px"><script>window.clicks = 0;</script>`;
 
 beforeAll(async () => {
-  nats = await startNats();
   pages = await servePages({ '/': page });
-  [alpha, beta] = await Promise.all([startForge({ toml: clusterToml(nats, 'alpha') }), startForge({ toml: clusterToml(nats, 'beta') })]);
+  cluster = await startCluster(['alpha', 'beta']);
+  ({ alpha, beta } = cluster.nodes);
   agent = await connectAgent(alpha, 'default/proj/lead');
   expect((await agent.call('browser_navigate', { url: pages.url })).isError).toBe(false);
   remote = await openViewer(beta.info.port, beta.info.viewer_token);
@@ -30,10 +30,8 @@ afterAll(async () => {
   await remote?.close();
   await local?.close();
   await agent?.close();
-  await alpha?.stop();
-  await beta?.stop();
+  await cluster?.stop();
   await pages?.close();
-  await nats?.stop();
 });
 
 const clicks = async (): Promise<string> => (await agent.call('browser_evaluate', { function: '() => window.clicks' })).text;

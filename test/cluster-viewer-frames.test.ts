@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startForge, connectAgent, type RunningServer, type Agent } from './helpers/server.js';
+import { connectAgent, type RunningServer, type Agent } from './helpers/server.js';
 import { servePages, type PageServer } from './helpers/pages.js';
 import { openViewer, type TestViewer } from './helpers/viewer.js';
-import { startNats, clusterToml, type RunningNats } from './helpers/nats.js';
+import { startCluster, type TestCluster } from './helpers/cluster.js';
 
-let nats: RunningNats;
+let cluster: TestCluster<'alpha' | 'beta'>;
 let alpha: RunningServer;
 let beta: RunningServer;
 let pages: PageServer;
@@ -16,9 +16,9 @@ const page = `<title>Moving</title><style>body{margin:0} #box{position:absolute;
 <div id="box"></div><script>let x = 0; setInterval(() => { x = (x + 7) % 600; document.getElementById('box').style.left = x + 'px'; }, 16);</script>`;
 
 beforeAll(async () => {
-  nats = await startNats();
   pages = await servePages({ '/': page });
-  [alpha, beta] = await Promise.all([startForge({ toml: clusterToml(nats, 'alpha') }), startForge({ toml: clusterToml(nats, 'beta') })]);
+  cluster = await startCluster(['alpha', 'beta']);
+  ({ alpha, beta } = cluster.nodes);
   agent = await connectAgent(alpha, 'default/proj/lead');
   expect((await agent.call('browser_navigate', { url: pages.url })).isError).toBe(false);
 });
@@ -26,10 +26,8 @@ beforeAll(async () => {
 afterAll(async () => {
   for (const v of viewers) await v.close();
   await agent?.close();
-  await alpha?.stop();
-  await beta?.stop();
+  await cluster?.stop();
   await pages?.close();
-  await nats?.stop();
 });
 
 async function viewerOn(server: RunningServer): Promise<TestViewer> {

@@ -4,12 +4,13 @@
  * encoded and sent, and the memory chart the host's own memory; on a phone the charts fit the
  * width. Opened with a person's token, it says it needs the agents' key and plots nothing.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { startForge, connectAgent, type Agent, type RunningServer } from './helpers/server.js';
-import { launchClientBrowser, PHONE_393 } from './helpers/client-page.js';
-import { servePages, type PageServer } from './helpers/pages.js';
+import type { Agent, RunningServer } from './helpers/server.js';
+import { PHONE_393 } from './helpers/client-page.js';
+import type { PageServer } from './helpers/pages.js';
 import { openViewer, type TestViewer } from './helpers/viewer.js';
+import { forgeTest } from './fixtures.js';
 
 let forge: RunningServer;
 let pages: PageServer;
@@ -19,23 +20,21 @@ let viewer: TestViewer;
 
 const anim = '<title>Anim</title><canvas id="c" width="600" height="400"></canvas><script>let t = 0; const g = document.getElementById("c").getContext("2d"); (function f() { g.fillStyle = "hsl(" + (t++ % 360) + ",80%,50%)"; g.fillRect(0, 0, 600, 400); requestAnimationFrame(f); })();</script>';
 
-beforeAll(async () => {
-  forge = await startForge();
-  pages = await servePages({ '/': anim });
-  browser = await launchClientBrowser();
-  agent = await connectAgent(forge, 'default/dash/lead');
+const it = forgeTest({}, { '/': anim });
+
+it.beforeAll(async ({ forge: server, pages: served, agentFor, clientBrowser }) => {
+  forge = server;
+  pages = served;
+  browser = clientBrowser;
+  agent = await agentFor('default/dash/lead');
   await agent.call('browser_navigate', { url: pages.url });
-  viewer = await openViewer(forge.info.port, forge.info.viewer_token);
+  viewer = await openViewer(server.info.port, server.info.viewer_token);
   viewer.send({ t: 'attach', tab: 1, w: 800, h: 600 });
   await viewer.waitFrames(3);
 });
 
-afterAll(async () => {
+it.afterAll(async () => {
   await viewer?.close();
-  await browser?.close();
-  await agent?.close().catch(() => undefined);
-  await forge?.stop();
-  await pages?.close();
 });
 
 const origin = (): string => new URL(forge.info.viewer_url).origin;

@@ -11,6 +11,7 @@ import { test as base } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { connectAgent, startForge, type Agent, type RunningServer } from './helpers/server.js';
 import { servePages, type PageServer } from './helpers/pages.js';
+import { serveToolPages, type Served, type ToolPages } from './helpers/tool-pages.js';
 import { launchClientBrowser } from './helpers/client-page.js';
 import { openViewer, type TestViewer } from './helpers/viewer.js';
 
@@ -63,6 +64,18 @@ export function forgeTest(opts: ForgeOptions = {}, routes: Record<string, Page> 
       onCleanup(() => v.close());
       return v;
     });
+}
+
+/**
+ * The fixture with `toolPages` as well: for the browser tool tests, a file-scoped page server whose
+ * `routes` may answer any status or content type, late, or never (tool-pages.ts).
+ */
+export function toolPagesTest(opts: ForgeOptions, routes: Record<string, Served>) {
+  return forgeTest(opts).extend('toolPages', { scope: 'file' }, async ({}, { onCleanup }): Promise<ToolPages> => {
+    const server = await serveToolPages(routes);
+    onCleanup(() => server.close());
+    return server;
+  });
 }
 
 /** The fixture with forge's default configuration. */

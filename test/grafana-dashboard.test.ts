@@ -4,10 +4,11 @@
  * scrape, so an operator who imports it sees no empty panel for a renamed metric.
  */
 import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startForge, connectAgent, type Agent, type RunningServer } from './helpers/server.js';
-import { servePages, type PageServer } from './helpers/pages.js';
+import { describe, expect } from 'vitest';
+import type { Agent, RunningServer } from './helpers/server.js';
+import type { PageServer } from './helpers/pages.js';
 import { openViewer, type TestViewer } from './helpers/viewer.js';
+import { forgeTest } from './fixtures.js';
 
 let forge: RunningServer;
 let pages: PageServer;
@@ -15,28 +16,27 @@ let agent: Agent;
 let viewer: TestViewer;
 let termViewer: TestViewer;
 
-beforeAll(async () => {
-  forge = await startForge({ toml: '[terminal]\nshell = "/bin/bash"\n' });
-  pages = await servePages({ '/': '<title>Grafana</title><h1>metrics</h1>' });
-  agent = await connectAgent(forge, 'default/graf/lead');
+const it = forgeTest({ toml: '[terminal]\nshell = "/bin/bash"\n' }, { '/': '<title>Grafana</title><h1>metrics</h1>' });
+
+it.beforeAll(async ({ forge: server, pages: served, agentFor }) => {
+  forge = server;
+  pages = served;
+  agent = await agentFor('default/graf/lead');
   await agent.call('browser_navigate', { url: pages.url });
   await agent.call('terminal__run', { command: 'echo up' });
-  viewer = await openViewer(forge.info.port, forge.info.viewer_token);
+  viewer = await openViewer(server.info.port, server.info.viewer_token);
   viewer.send({ t: 'attach', tab: 1, w: 800, h: 600 });
   await viewer.waitFrames(1);
   // A watched terminal, so its per-terminal series carry a sample.
-  termViewer = await openViewer(forge.info.port, forge.info.viewer_token);
+  termViewer = await openViewer(server.info.port, server.info.viewer_token);
   termViewer.send({ t: 'term_attach', seat: 'default/graf/lead', cols: 80, rows: 24 });
   await termViewer.next('term_view');
   await agent.call('terminal__run', { command: 'echo watched' });
 });
 
-afterAll(async () => {
+it.afterAll(async () => {
   await viewer?.close();
   await termViewer?.close();
-  await agent?.close();
-  await forge?.stop();
-  await pages?.close();
 });
 
 describe('the Grafana dashboard', () => {

@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startForge, connectAgent, handOff, type RunningServer, type Agent } from './helpers/server.js';
-import { serveToolPages, type ToolPages } from './helpers/tool-pages.js';
+import { describe, expect } from 'vitest';
+import { handOff, type Agent } from './helpers/server.js';
+import type { ToolPages } from './helpers/tool-pages.js';
 import { openViewer, type TestViewer } from './helpers/viewer.js';
+import { toolPagesTest } from './fixtures.js';
 
-let forge: RunningServer;
 let pages: ToolPages;
 let agent: Agent;
 let person: TestViewer;
@@ -16,20 +16,18 @@ const LOGIN = `<html><head><title>Sign in</title><style>body{margin:0}#go{positi
   <button id="go" onclick="document.getElementById('state').textContent = 'Signed in as Ada'; document.title = 'Account'">Sign in</button>
 </body></html>`;
 
-beforeAll(async () => {
-  forge = await startForge();
-  pages = await serveToolPages({ '/': LOGIN });
-  agent = await connectAgent(forge, 'default/shop/lead');
+const it = toolPagesTest({}, { '/': LOGIN });
+
+it.beforeAll(async ({ forge, toolPages, agentFor }) => {
+  pages = toolPages;
+  agent = await agentFor('default/shop/lead');
   await agent.call('browser_navigate', { url: pages.url });
   pageId = /page (p-[0-9a-f]{8})/.exec((await agent.call('browser_tabs', { action: 'list' })).text)![1];
   person = await openViewer(forge.info.port, forge.info.viewer_token);
 });
 
-afterAll(async () => {
+it.afterAll(async () => {
   await person?.close();
-  await agent?.close();
-  await forge?.stop();
-  await pages?.close();
 });
 
 describe('a hand-off\'s answer says what the person changed while they held the page', () => {

@@ -1,29 +1,24 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import WebSocket from 'ws';
-import { startForge, connectAgent, type RunningServer, type Agent } from './helpers/server.js';
-import { servePages, type PageServer } from './helpers/pages.js';
+import type { Agent } from './helpers/server.js';
 import { openViewer, type TestViewer } from './helpers/viewer.js';
+import { forgeTest } from './fixtures.js';
 
-let forge: RunningServer;
-let pages: PageServer;
 let agent: Agent;
 let person: TestViewer;
 let pageId = '';
 
-beforeAll(async () => {
-  forge = await startForge();
-  pages = await servePages({ '/': '<title>Login</title><input id="pw" type="password"><button>Sign in</button>' });
-  agent = await connectAgent(forge, 'default/shop/lead');
+const it = forgeTest({}, { '/': '<title>Login</title><input id="pw" type="password"><button>Sign in</button>' });
+
+it.beforeAll(async ({ forge, pages, agentFor }) => {
+  agent = await agentFor('default/shop/lead');
   await agent.call('browser_navigate', { url: pages.url });
   pageId = /page (p-[0-9a-f]{8})/.exec((await agent.call('browser_tabs', { action: 'list' })).text)![1];
   person = await openViewer(forge.info.port, forge.info.viewer_token);
 });
 
-afterAll(async () => {
+it.afterAll(async () => {
   await person?.close();
-  await agent?.close();
-  await forge?.stop();
-  await pages?.close();
 });
 
 function handOff(message: string, progress: string[] = []): Promise<{ text: string; isError: boolean; structured?: unknown }> {
@@ -74,7 +69,7 @@ describe('a browser hand-off', () => {
     expect(r.structured).toMatchObject({ answer: 'feedback', note: 'wrong size' });
   });
 
-  it('a signed link shows only its page and answers only its hand-off; a forged link is refused', async () => {
+  it('a signed link shows only its page and answers only its hand-off; a forged link is refused', async ({ forge }) => {
     const progress: string[] = [];
     const call = handOff('Sign in on your phone', progress);
     await person.next('handoffs', (m) => (m.asks as unknown[]).length === 1);

@@ -4,11 +4,12 @@
  * nothing the fresh Xvfb owns, so the new host's frames reach a viewer.
  */
 import { existsSync, readFileSync, readdirSync, readlinkSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startForge, connectAgent, type RunningServer, type Agent } from './helpers/server.js';
-import { servePages, type PageServer } from './helpers/pages.js';
+import { describe, expect } from 'vitest';
+import type { RunningServer, Agent } from './helpers/server.js';
+import type { PageServer } from './helpers/pages.js';
 import { hostBrowserPid, processes } from './helpers/processes.js';
 import { openViewer } from './helpers/viewer.js';
+import { forgeTest } from './fixtures.js';
 
 let forge: RunningServer;
 let pages: PageServer;
@@ -18,16 +19,12 @@ let a: Agent;
 const MOVING = `<title>Moving</title><style>body{margin:0} #box{position:absolute;top:60px;width:60px;height:60px;background:#c63}</style>
 <div id="box"></div><script>let x = 0; setInterval(() => { x = (x + 7) % 500; document.getElementById('box').style.left = x + 'px'; }, 16);</script>`;
 
-beforeAll(async () => {
-  forge = await startForge();
-  pages = await servePages({ '/': MOVING });
-  a = await connectAgent(forge, 'default/display/lead');
-});
+const it = forgeTest({}, { '/': MOVING });
 
-afterAll(async () => {
-  await a?.close();
-  await forge?.stop();
-  await pages?.close();
+it.beforeAll(async ({ forge: server, pages: served, agentFor }) => {
+  forge = server;
+  pages = served;
+  a = await agentFor('default/display/lead');
 });
 
 /** This server's Xvfb: the one whose framebuffer directory is named after the server's pid. */

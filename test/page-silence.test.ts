@@ -3,27 +3,24 @@
  * promise never settles answers within the evaluate's own bound, the host stays up, and the
  * seat's next call on that tab runs.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startForge, connectAgent, type RunningServer, type Agent } from './helpers/server.js';
-import { servePages, type PageServer } from './helpers/pages.js';
+import { describe, expect } from 'vitest';
+import type { RunningServer, Agent } from './helpers/server.js';
+import type { PageServer } from './helpers/pages.js';
 import { hostBrowserPid } from './helpers/processes.js';
 import { EVALUATE_TIMEOUT_MS } from '../dist/src/shared/limits.js';
+import { forgeTest } from './fixtures.js';
 
 let forge: RunningServer;
 let pages: PageServer;
 let a: Agent;
 
-beforeAll(async () => {
-  forge = await startForge();
-  pages = await servePages({ '/': '<title>Quiet</title><p>still here</p>' });
-  a = await connectAgent(forge, 'default/silence/lead');
-  await a.call('browser_navigate', { url: pages.url });
-});
+const it = forgeTest({}, { '/': '<title>Quiet</title><p>still here</p>' });
 
-afterAll(async () => {
-  await a?.close();
-  await forge?.stop();
-  await pages?.close();
+it.beforeAll(async ({ forge: server, pages: served, agentFor }) => {
+  forge = server;
+  pages = served;
+  a = await agentFor('default/silence/lead');
+  await a.call('browser_navigate', { url: pages.url });
 });
 
 describe('an evaluate the page never answers', () => {

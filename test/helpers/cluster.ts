@@ -2,10 +2,10 @@
 import { startForge, type RunningServer } from './server.js';
 import { startNats, clusterToml, type RunningNats } from './nats.js';
 
-export interface TestCluster {
+export interface TestCluster<N extends string = string> {
   nats: RunningNats;
   /** The nodes by name, as started. */
-  nodes: Record<string, RunningServer>;
+  nodes: Record<N, RunningServer>;
   /** Stops every node (one already killed is skipped) and the NATS server. */
   stop: () => Promise<void>;
 }
@@ -14,13 +14,13 @@ export interface TestCluster {
  * `users`: each node joins as its own NATS user, held to forge's per-node permissions, instead of
  * the shared token. `roles`: a node's [cluster] roles, where not all four.
  */
-export async function startCluster(names: string[], opts: { users?: boolean; roles?: Record<string, string[]> } = {}): Promise<TestCluster> {
+export async function startCluster<N extends string>(names: N[], opts: { users?: boolean; roles?: Partial<Record<N, string[]>> } = {}): Promise<TestCluster<N>> {
   const nats = await startNats(opts.users ? { users: names } : {});
   const started = await Promise.allSettled(names.map((n) => startForge({ toml: clusterToml(nats, n, opts.roles?.[n]) })));
-  const nodes: Record<string, RunningServer> = {};
+  const nodes = {} as Record<N, RunningServer>;
   started.forEach((s, i) => { if (s.status === 'fulfilled') nodes[names[i]!] = s.value; });
   const stop = async (): Promise<void> => {
-    await Promise.allSettled(Object.values(nodes).map((n) => n.stop()));
+    await Promise.allSettled(Object.values<RunningServer>(nodes).map((n) => n.stop()));
     await nats.stop();
   };
   const failed = started.find((s): s is PromiseRejectedResult => s.status === 'rejected');
