@@ -43,6 +43,21 @@ afterAll(async () => {
   await pages?.close();
 });
 
+/**
+ * An agent connected to beta just after the restart. Its first request may meet the nodes before
+ * they have all heard each other again: it is then answered in words, "node alpha did not answer
+ * within 30 s; call again" (seen once in a whole-suite run, never alone), and the call again is
+ * served. An answer in other words fails the test.
+ */
+async function agentAfterRestart(): Promise<Agent> {
+  try {
+    return await connectAgent(beta, 'default/shop/lead');
+  } catch (e) {
+    expect(String(e)).toContain('did not answer within 30 s; call again');
+    return connectAgent(beta, 'default/shop/lead');
+  }
+}
+
 describe('nats-server restarted under the nodes', () => {
   it('while NATS is down, the agent on the hosting node drives its tab as before', async () => {
     await cluster.nats.pause();
@@ -67,8 +82,8 @@ describe('nats-server restarted under the nodes', () => {
     expect(closedWith).toBeUndefined();
   });
 
-  it('alpha still hosts the profile: an agent on beta is served there, and a new viewer on beta is served by alpha', async () => {
-    const b = await connectAgent(beta, 'default/shop/lead');
+  it('alpha still hosts the profile: an agent on beta is served there, and a new viewer on beta is served by alpha', { timeout: 120_000 }, async () => {
+    const b = await agentAfterRestart();
     try {
       const r = await b.call('browser_navigate', { url: pages.url });
       expect(r.isError).toBe(false);
