@@ -42,7 +42,7 @@ const cdp = await CdpConnection.connect(host.wsEndpoint);
 const hostCpu = (): number => groupCpuMs([host.pid, host.xvfbPid]) + selfCpuMs();
 
 interface Watched { fps_min: number; fps_median: number; cpu_ms_per_frame: number }
-const result: { watched: Record<string, Watched>; unwatched_cpu_pct: number } = { watched: {}, unwatched_cpu_pct: 0 };
+const result: { watched: Record<string, Watched>; refused: Record<string, string>; unwatched_cpu_pct: number } = { watched: {}, refused: {}, unwatched_cpu_pct: 0 };
 
 /** Opens `n` tabs, half anim and half typing (anim first). */
 async function openTabs(n: number): Promise<string[]> {
@@ -69,15 +69,23 @@ try {
     log(`${n} watched…`);
     const ids = await openTabs(n);
     const tabs: number[] = [];
+    let refused = '';
     for (const targetId of ids) {
       const tab = ++tabId;
-      await pipeline.capture(targetId, tab, WIDTH, HEIGHT);
-      tabs.push(tab);
+      // The host's screen tiles a bounded number of watched windows: past it the count is the ceiling, said in words.
+      try { await pipeline.capture(targetId, tab, WIDTH, HEIGHT); tabs.push(tab); } catch (e) { refused = (e as Error).message; break; }
+    }
+    if (refused) {
+      result.refused[String(n)] = refused;
+      log(`${n} watched: ${refused}`);
+      for (const targetId of ids) await pipeline.uncapture(targetId).catch(() => undefined);
+      await closeTabs(ids);
+      continue;
     }
     const gen = await LoadGen.start(`ws://127.0.0.1:${relay.port}/ws?token=bench-token`, n, 0, SECONDS, 'stamp');
     await sleep(200);
     const viewers = relay.opened.slice(-n);
-    viewers.forEach((viewer, i) => relay.post({ t: 'watch', viewer, source, tab: tabs[i]! }));
+    for (const [i, viewer] of viewers.entries()) relay.post({ t: 'watch', viewer, source, tab: tabs[i]! });
     await sleep(WARM_MS);
     const cpu0 = hostCpu();
     gen.go();
