@@ -15,8 +15,8 @@ import { knownSecret, tokenCli } from './helpers/tokens.js';
 import { forgeTest } from './fixtures.js';
 
 const SHOP = 'default/shop/lead';
-const WORK = 'default/work/lead';
-const it = forgeTest({ toml: '[projects.work]\nbrowser_profile = "work"\n' }, {
+const OFFICE = 'default/office/lead';
+const it = forgeTest({ toml: '[projects.office]\nbrowser_profile = "office"\n' }, {
   '/alpha': '<title>Alpha page</title><h1>alpha</h1>',
   '/beta': '<title>Beta page</title><h1>beta</h1>',
   '/gamma': '<title>Gamma page</title><h1>gamma</h1>',
@@ -27,42 +27,42 @@ const pageIdOf = (text: string): string => /page (p-[0-9a-f]{8})/.exec(text)![1]
 describe('the home across the org\'s profiles', () => {
   it('a seat whose project has its own profile shows its tabs on its card, and show opens that profile\'s tab', async ({ forge, pages, clientBrowser, agentFor }) => {
     const shop = await agentFor(SHOP);
-    const work = await agentFor(WORK);
+    const office = await agentFor(OFFICE);
     await shop.call('browser_navigate', { url: `${pages.url}alpha` });
-    await work.call('browser_navigate', { url: `${pages.url}beta` });
-    await work.call('browser_tabs', { action: 'new', url: `${pages.url}gamma` });
+    await office.call('browser_navigate', { url: `${pages.url}beta` });
+    await office.call('browser_tabs', { action: 'new', url: `${pages.url}gamma` });
     const client = await openClient(clientBrowser, forge.info.viewer_url);
     const { page } = client;
     const titles = (seat: string) => page.locator(`.seat-card[data-seat="${seat}"] .tab-row .tab-title`).allTextContents();
     await expect.poll(() => titles(SHOP), { timeout: 15_000 }).toEqual(['Alpha page']);
-    await expect.poll(() => titles(WORK), { timeout: 15_000 }).toEqual(['Beta page', 'Gamma page']);
+    await expect.poll(() => titles(OFFICE), { timeout: 15_000 }).toEqual(['Beta page', 'Gamma page']);
     // Its tabs have live pictures too.
-    await page.locator(`.seat-card[data-seat="${WORK}"] img.tab-thumb`).first().waitFor({ timeout: 15_000 });
+    await page.locator(`.seat-card[data-seat="${OFFICE}"] img.tab-thumb`).first().waitFor({ timeout: 15_000 });
     await client.shot('home-two-profiles');
 
-    const row = page.locator(`.seat-card[data-seat="${WORK}"] .tab-row`).filter({ hasText: 'Beta page' });
+    const row = page.locator(`.seat-card[data-seat="${OFFICE}"] .tab-row`).filter({ hasText: 'Beta page' });
     await row.getByRole('button', { name: /^show tab \d+$/ }).click();
     await page.locator('.surface[data-phase="live"]').waitFor({ timeout: 20_000 });
     // The bar names the browser it is over: the project's own profile, not the org's.
-    await expect.poll(() => page.locator('#takeover-title').textContent(), { timeout: 10_000 }).toBe('the browser · default/work');
+    await expect.poll(() => page.locator('#takeover-title').textContent(), { timeout: 10_000 }).toBe('the browser · default/office');
     await expect.poll(() => row.getByRole('button', { name: /^hide tab \d+$/ }).count(), { timeout: 10_000 }).toBe(1);
     // The picker lists that profile's tabs, and moves to its other one.
     await page.locator('.picker-button').click();
     expect(await page.locator('.picker-item .tab-title').allTextContents()).toEqual(['Beta page', 'Gamma page']);
     await page.locator('.picker-item').filter({ hasText: 'Gamma page' }).click();
-    const gamma = page.locator(`.seat-card[data-seat="${WORK}"] .tab-row`).filter({ hasText: 'Gamma page' });
+    const gamma = page.locator(`.seat-card[data-seat="${OFFICE}"] .tab-row`).filter({ hasText: 'Gamma page' });
     await expect.poll(() => gamma.getByRole('button', { name: /^hide tab \d+$/ }).count(), { timeout: 15_000 }).toBe(1);
-    await expect.poll(() => page.locator('#takeover-title').textContent(), { timeout: 10_000 }).toBe('the browser · default/work');
+    await expect.poll(() => page.locator('#takeover-title').textContent(), { timeout: 10_000 }).toBe('the browser · default/office');
     await page.getByRole('button', { name: 'back to chat' }).click();
     await client.close();
   });
 
   it('a hand-off on the project\'s own profile opens from its card and its Done answers the agent', async ({ forge, clientBrowser, agentFor }) => {
-    const work = await agentFor(WORK);
-    const pageId = pageIdOf((await work.call('browser_tabs', { action: 'list' })).text);
+    const office = await agentFor(OFFICE);
+    const pageId = pageIdOf((await office.call('browser_tabs', { action: 'list' })).text);
     const client = await openClient(clientBrowser, forge.info.viewer_url);
     const { page } = client;
-    const call = handOff(work, pageId, 'Please sign in here');
+    const call = handOff(office, pageId, 'Please sign in here');
     const card = page.locator('.handoff-card');
     await card.waitFor({ timeout: 15_000 });
     await card.getByRole('button', { name: 'Open browser' }).click();
@@ -77,16 +77,16 @@ describe('the home across the org\'s profiles', () => {
 
   it('tabs with every pushes each of the org\'s profiles, and a token for one seat sees only that seat\'s tabs', async ({ forge, pages, agentFor }) => {
     await agentFor(SHOP);
-    const work = await agentFor(WORK);
+    const office = await agentFor(OFFICE);
     const whole = await openViewer(forge.info.port, forge.info.viewer_token);
     whole.send({ t: 'tabs', every: true });
     const own = await whole.next('tabs', (m) => m.also === undefined);
     const also = await whole.next('tabs', (m) => m.also === true);
     expect(own.profile).toBe('default/default');
-    expect(also.profile).toBe('default/work');
-    expect((also.tabs as Array<{ owner: string }>).map((t) => t.owner)).toContain(WORK);
+    expect(also.profile).toBe('default/office');
+    expect((also.tabs as Array<{ owner: string }>).map((t) => t.owner)).toContain(OFFICE);
     // A new tab on the other profile is pushed to the subscriber as it opens.
-    await work.call('browser_tabs', { action: 'new', url: `${pages.url}alpha` });
+    await office.call('browser_tabs', { action: 'new', url: `${pages.url}alpha` });
     await whole.next('tabs', (m) => m.also === true && (m.tabs as unknown[]).length === 3);
     await whole.close();
 
