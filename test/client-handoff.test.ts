@@ -8,7 +8,7 @@ import { createServer, connect, type Socket } from 'node:net';
 import type { Browser } from 'playwright-core';
 import { startForge, connectAgent, handOff as handOffTo, type RunningServer, type Agent } from './helpers/server.js';
 import { servePages, type PageServer } from './helpers/pages.js';
-import { PHONE_393, launchClientBrowser, openClient, picturePoint, type ClientPage } from './helpers/client-page.js';
+import { PHONE_393, launchClientBrowser, openClient, picturePoint, surfaceLive, type ClientPage } from './helpers/client-page.js';
 
 let forge: RunningServer;
 let pages: PageServer;
@@ -164,9 +164,10 @@ describe('a hand-off in the web client', () => {
       expect(await c.page.getByRole('dialog').count()).toBe(1);
       await c.shot('handoff-not-sent');
       // The connection comes back: the same words answer, and the ask was parked all along.
+      const logFrom = forge.output().length;
       proxy.restore();
       await c.page.locator('.link-state[data-state="open"]').waitFor({ timeout: 20_000 });
-      await c.page.locator('.surface[data-phase="live"]').waitFor({ timeout: 20_000 });
+      await surfaceLive(c.page, forge.output, logFrom);
       await c.page.getByRole('button', { name: 'Done' }).click();
       const r = await call;
       expect(r.structured).toMatchObject({ answer: 'done', note: 'the flat number is missing' });

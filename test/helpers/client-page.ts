@@ -59,6 +59,24 @@ export async function picturePoint(page: Page, fx: number, fy: number): Promise<
   }
 }
 
+/** Bound on a surface going live after an attach, ms: a page shown on a busy machine. */
+const SURFACE_LIVE_WAIT_MS = 20_000;
+
+/**
+ * Waits for the surface to show its page live; else fails naming the phase it stands in and what
+ * the surface said, with the server's warnings and errors since `logFrom` (of `serverOutput`).
+ */
+export async function surfaceLive(page: Page, serverOutput?: () => string, logFrom = 0): Promise<void> {
+  try {
+    await page.locator('.surface[data-phase="live"]').waitFor({ timeout: SURFACE_LIVE_WAIT_MS });
+  } catch (e) {
+    const phase = await page.locator('.surface').first().getAttribute('data-phase').catch(() => null);
+    const said = await page.locator('.surface-state').first().textContent().catch(() => null);
+    const log = (serverOutput?.() ?? '').slice(logFrom).split('\n').filter((l) => /"level":(40|50|60)/.test(l)).slice(-20).join('\n');
+    throw new Error(`the surface did not go live within ${SURFACE_LIVE_WAIT_MS / 1000} s: phase ${phase}, saying "${said}"\n${log}`, { cause: e });
+  }
+}
+
 /** Opens the client at `size` and shows a tab from the strip's panel (the first, or the one whose row has `title`), live. */
 export async function showFirstTab(browser: Browser, viewerUrl: string, size: ClientSize = DESKTOP, title?: string): Promise<ClientPage> {
   const c = await openClient(browser, viewerUrl, size);
