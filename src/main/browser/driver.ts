@@ -3,7 +3,7 @@
  * bound, starts every page with forge's init script, keeps pages focused, and opens each new tab
  * in a window of its own. It answers no dialog itself: the profile holds them.
  */
-import { chromium, type Browser, type BrowserContext, type CDPSession, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type CDPSession, type Dialog, type Page } from 'playwright-core';
 import { ForgeError } from '../../shared/errors.js';
 import { DRIVER_ATTACH_TIMEOUT_MS, DEFAULT_PAGE_WIDTH, DEFAULT_PAGE_HEIGHT } from '../../shared/limits.js';
 import type { BrowserHost } from '../../workers/cdp/host.js';
@@ -34,6 +34,14 @@ interface PausedRequest { requestId: string; request: { url: string }; frameId?:
  */
 const POPUPS_AWAITING_LOAD_MAX = 256;
 
+/**
+ * How long a dialog a page raised before the registry wired it is kept for it, ms: a window
+ * opened at its address (a rebuilt tab, a popup) can raise one in its first script, before its
+ * page has a listener. A page never wired by then (a window closed at once) has it dismissed,
+ * as Playwright would have.
+ */
+const EARLY_DIALOG_KEEP_MS = 10_000;
+
 /** Longest text of a refused open's address forge repeats, characters: a page chooses it. */
 export const REFUSED_URL_MAX_CHARS = 200;
 const OPEN_RULES: ReadonlySet<string> = new Set<OpenRule>(['cross-origin-frame', 'frame-other-origin', 'second-cross-site']);
@@ -61,6 +69,8 @@ export class Driver {
   /** New popups' targets until their first document request: their opener, its frame, and whether the open was noopener. */
   private readonly awaitingLoad = new Map<string, Omit<PopupFirstLoad, 'url'>>();
   private sessions = new WeakMap<Page, CDPSession>();
+  /** Dialogs raised by pages no listener held yet, until the registry wires their page. */
+  private readonly earlyDialogs = new Map<Page, { dialog: Dialog; timer: NodeJS.Timeout }>();
 
   private constructor(readonly browser: Browser, readonly context: BrowserContext, readonly cdp: CDPSession) {}
 
@@ -79,6 +89,8 @@ export class Driver {
           if (r) driver.refusedListener(source.page, r);
         });
         context.on('page', (page) => driver.pageArrived(page));
+        // A context listener keeps Playwright from dismissing a dialog a page raised before its own listener was on.
+        context.on('dialog', (dialog) => driver.dialogRaised(dialog));
         // Popups are announced here long before the driver has prepared their page.
         cdp.on('Target.targetCreated', (e: { targetInfo: TargetFacts & { type: string; openerFrameId?: string } }) => {
           const t = e.targetInfo;
@@ -147,13 +159,34 @@ export class Driver {
   /** A page's window.open was refused by one of the popup rules (init-script.ts) and answered null. */
   onOpenRefused(cb: (page: Page, refusal: OpenRefusal) => void): void { this.refusedListener = cb; }
 
-  /** Opens a tab in a window of its own and answers with it once the driver holds it. */
-  async openWindowTab(): Promise<{ page: Page; targetId: string }> {
+  private dialogRaised(dialog: Dialog): void {
+    const page = dialog.page();
+    // Its page's own listener holds it (a Playwright page is an EventEmitter; its types leave that out).
+    if (!page || (page as unknown as { listenerCount(e: string): number }).listenerCount('dialog') > 0) return;
+    const timer = setTimeout(() => {
+      this.earlyDialogs.delete(page);
+      void dialog.dismiss().catch(() => undefined);
+    }, EARLY_DIALOG_KEEP_MS);
+    timer.unref();
+    this.earlyDialogs.set(page, { dialog, timer });
+  }
+
+  /** A dialog the page raised before it had a listener, if one is open: the registry holds it from now on. */
+  takeEarlyDialog(page: Page): Dialog | undefined {
+    const e = this.earlyDialogs.get(page);
+    if (!e) return undefined;
+    clearTimeout(e.timer);
+    this.earlyDialogs.delete(page);
+    return e.dialog;
+  }
+
+  /** Opens a tab in a window of its own, at `url`, and answers with it once the driver holds it. */
+  async openWindowTab(url = 'about:blank'): Promise<{ page: Page; targetId: string }> {
     this.creating++;
     try {
       // Born off-screen: a window shown at the screen's corner would cover a watched tab there.
       const born = { left: PARK_LEFT, top: 0, width: DEFAULT_PAGE_WIDTH, height: DEFAULT_PAGE_HEIGHT };
-      const { targetId } = (await this.cdp.send('Target.createTarget', { url: 'about:blank', newWindow: true, ...born })) as { targetId: string };
+      const { targetId } = (await this.cdp.send('Target.createTarget', { url, newWindow: true, ...born })) as { targetId: string };
       const page = this.arrived.get(targetId)?.page ?? (await new Promise<Page>((resolve) => this.waiting.set(targetId, resolve)));
       this.arrived.delete(targetId);
       return { page, targetId };
@@ -186,7 +219,10 @@ export class Driver {
     const session = await this.context.newCDPSession(page);
     this.sessions.set(page, session);
     const { targetInfo } = (await session.send('Target.getTargetInfo')) as { targetInfo: TargetFacts };
-    await session.send('Emulation.setFocusEmulationEnabled', { enabled: true }).catch(() => undefined);
+    // Not waited on: the renderer answers it only once a dialog its first script raised is
+    // answered, and the page must reach the registry to hold that dialog (later commands on this
+    // session still run after it).
+    void session.send('Emulation.setFocusEmulationEnabled', { enabled: true }).catch(() => undefined);
     return { targetId: targetInfo.targetId, openerId: targetInfo.openerId, canAccessOpener: targetInfo.canAccessOpener };
   }
 

@@ -3,7 +3,7 @@
  * their owners. Every page call runs through `call`, which logs it and answers a host's death
  * in forge's words; the next call after a death starts a fresh host on the same profile.
  */
-import type { Download, FileChooser, Page } from 'playwright-core';
+import type { Dialog, Download, FileChooser, Page } from 'playwright-core';
 import { BrowserHost, type HostExit } from '../../workers/cdp/host.js';
 import { ForgeError, exitCause, isForgeError } from '../../shared/errors.js';
 import { HIDDEN_AGENT_TABS_DEFAULT, HIDDEN_PERSON_TABS_DEFAULT, NAVIGATION_TIMEOUT_MS, POPUPS_PER_PAGE_MAX } from '../../shared/limits.js';
@@ -361,6 +361,8 @@ export class ProfileBrowser {
       tab.lastUsed = Date.now();
       tab.lastUser = 'agent';
       if (tab.unloaded) tab.notices.push(await this.revive(tab));
+      // The page raised a dialog as it loaded again: it holds the tab, and the call's answer says so.
+      if (tab.dialog && !opts.allowDialog) { turn.outcome = 'dialog'; return { dialogOpened: tab, tab }; }
     }
     // The host's death, listened for while this call runs only: a reaction on the host's own
     // exit promise would hold every call's answer for as long as the host lives.
@@ -454,7 +456,8 @@ export class ProfileBrowser {
     const { driver } = await this.ensure();
     const old = tab.page;
     this.rebuilding.add(old);
-    const { page, targetId } = await driver.openWindowTab();
+    // Opened at its address: one load, not a blank window's and then the page's.
+    const { page, targetId } = await driver.openWindowTab(url || 'about:blank');
     tab.page = page;
     tab.targetId = targetId;
     tab.crashed = false;
@@ -464,8 +467,22 @@ export class ProfileBrowser {
     this.wire(tab);
     old.removeAllListeners();
     await old.close().catch(() => undefined);
-    if (url && url !== 'about:blank') await page.goto(url, { timeout: NAVIGATION_TIMEOUT_MS }).catch(() => undefined);
+    // A dialog the page raises as it loads holds its load: the rebuild is done then, the dialog held.
+    await this.loadedOrHeld(tab, page);
     this.events.changed(this);
+  }
+
+  /** Resolves once the page has loaded, a dialog holds it, or NAVIGATION_TIMEOUT_MS passed. */
+  private async loadedOrHeld(tab: Tab, page: Page): Promise<void> {
+    if (tab.dialog) return;
+    let waiter!: () => void;
+    const held = new Promise<void>((r) => { waiter = r; });
+    tab.dialogWaiters.add(waiter);
+    try {
+      await Promise.race([page.waitForLoadState('load', { timeout: NAVIGATION_TIMEOUT_MS }).catch(() => undefined), held]);
+    } finally {
+      tab.dialogWaiters.delete(waiter);
+    }
   }
 
   /**
@@ -556,8 +573,11 @@ export class ProfileBrowser {
   /** The rebuild of an unloaded tab under way now, if any (a raw CDP socket waits for it before it attaches). */
   reviveInFlight(tab: Tab): Promise<string> | undefined { return this.reviving.get(tab); }
 
-  /** A tab's window is gone or going: out of the registry, and a popup hands its seat and its viewers back to its opener. */
-  /** `refused`: a popup the popup rules closed at its first load: its opener's owner reads the refusal, not that it opened and closed. */
+  /**
+   * A tab's window is gone or going: out of the registry, and a popup hands its seat and its
+   * viewers back to its opener. `refused`: a popup the popup rules closed at its first load; its
+   * opener's owner reads the refusal, not that it opened and closed.
+   */
   private forget(tab: Tab, refused = false): void {
     this.crossSitePopups.delete(tab.pageId);
     const opener = tab.openerPageId ? this.tabs.get(tab.openerPageId) : undefined;
@@ -723,11 +743,15 @@ export class ProfileBrowser {
   private wire(tab: Tab): Tab {
     const page = tab.page;
     recordPage(tab, page, this.driver?.session(page));
-    page.on('dialog', (dialog) => {
+    const held = (dialog: Dialog): void => {
       tab.dialog = { kind: dialog.type() as DialogKind, message: dialog.message(), defaultValue: dialog.defaultValue(), dialog };
       for (const w of tab.dialogWaiters) w();
       this.events.changed(this);
-    });
+    };
+    page.on('dialog', held);
+    // One its first script raised before this listener was on.
+    const early = this.driver?.takeEarlyDialog(page);
+    if (early) held(early);
     page.on('filechooser', (chooser) => { tab.fileChooser = chooser; this.events.fileChooser?.(this, tab, chooser); });
     page.on('download', (download) => this.events.download?.(this, tab, download));
     page.on('crash', () => { tab.crashed = true; this.events.changed(this); });
