@@ -122,9 +122,10 @@ describe('a hand-off in the web client', () => {
     const context = await browser.newContext({ viewport: { width: PHONE_393.width, height: PHONE_393.height }, hasTouch: true, isMobile: true, deviceScaleFactor: 2 });
     try {
       const phone = await context.newPage();
+      const logFrom = forge.output().length;
       await phone.goto(link);
+      await surfaceLive(phone, forge.output, logFrom);
       await phone.getByRole('dialog', { name: 'browser hand-off · tab 1' }).waitFor({ timeout: 20_000 });
-      await phone.locator('.surface[data-phase="live"]').waitFor({ timeout: 20_000 });
       expect(await phone.locator('.strip').count()).toBe(0);
       expect(await phone.locator('.picker').isVisible()).toBe(false);
       for (const name of ['Done', 'Not now']) {

@@ -30,8 +30,7 @@ export class NavigationArrows {
 
   /** Reads the history and pushes the arrows to the tab's viewers; a failed read changes nothing. */
   async refresh(tab: Tab, p: ProfileBrowser): Promise<void> {
-    this.watched.add(tab);
-    this.hook(tab, p);
+    this.follow(tab, p);
     const h = await this.read(tab, p);
     if (!h) {
       const prev = this.last.get(tab);
@@ -44,6 +43,12 @@ export class NavigationArrows {
   }
 
   forget(tab: Tab): void { this.watched.delete(tab); }
+
+  /** The tab's arrows follow its page's navigations from now on (a rebuilt tab's new page too). */
+  follow(tab: Tab, p: ProfileBrowser): void {
+    this.watched.add(tab);
+    this.hook(tab, p);
+  }
 
   private hook(tab: Tab, p: ProfileBrowser): void {
     const page = tab.page;

@@ -267,6 +267,8 @@ export class BrowserViewing {
     }
     // A crashed page rebuilt in a fresh window: its viewers follow the new window and its history.
     for (const tab of rebuilt) {
+      // Its new page's navigations are followed at once: one before its capture is placed still moves the arrows.
+      this.arrows.follow(tab, p);
       void this.relayout(tab).then(() => { this.pushView(tab); return this.arrows.refresh(tab, p); }).catch(() => undefined);
     }
   }

@@ -85,14 +85,15 @@ export class HostCapture {
   /**
    * Gives back every slot no tab holds as its reference and no encode has pinned: after a layout
    * changes or a tab is no longer watched, what its bigger frames wrote is held by nobody. A slot is claimed (WRITING) while it is given back, so no reader can
-   * pin it meanwhile.
+   * pin it meanwhile. `keep`: slots holding at most this many bytes stay (the watched layouts'
+   * frame size: a slot an encode had pinned when the layout shrank is given back on a later frame).
    */
-  private releaseIdle(): void {
+  private releaseIdle(keep = 0): void {
     if (!fbNative) return;
     const references = new Set([...this.tabs.values()].map((t) => t.latestSlot));
     let changed = false;
     for (let s = 0; s < this.ring.slots; s++) {
-      if (this.written[s] === 0 || references.has(s) || this.ring.get(s, F_HOLDS) !== 0) continue;
+      if (this.written[s]! <= keep || references.has(s) || this.ring.get(s, F_HOLDS) !== 0) continue;
       if (!this.ring.cas(s, F_STATE, SLOT_FREE, SLOT_WRITING)) continue;
       if (this.ring.get(s, F_HOLDS) === 0) {
         fbNative.release(this.ring.bytes(s, this.written[s]));
@@ -238,6 +239,14 @@ export class HostCapture {
     t.stats.frames++;
     t.stats.captureMs += performance.now() - started;
     this.publish({ t: 'frame', tab: t.tab, slot, seq }, t);
+    this.releaseIdle(this.largestFrameBytes());
+  }
+
+  /** The bytes of the biggest frame a watched tab's layout takes now. */
+  private largestFrameBytes(): number {
+    let most = 0;
+    for (const o of this.tabs.values()) most = Math.max(most, o.viewport.w * o.viewport.h * 4);
+    return most;
   }
 
   /** Reads damage rectangle `d` (viewport px) from the screen into frame `rgba`; returns what changed (`all`: everything, a first frame). */

@@ -17,6 +17,8 @@ const CHROME_TOP_GUESS = 87;
 /** How long a window resize may take to reach the page, ms. */
 const RESIZE_SETTLE_MS = 3000;
 const RESIZE_POLL_MS = 20;
+/** How long a page size must hold before the chrome around it is learnt from it, ms. */
+const RESIZE_STABLE_MS = 100;
 /**
  * Longest a placement waits for the page's next frame, ms: a page stopped in a dialog or a busy
  * script paints no frame, and its window is shown as Chromium drew it.
@@ -77,11 +79,19 @@ export class WindowPlacer {
   readonly tiles = new Tiles();
   /** Measured browser chrome around the viewport, px; the same for every normal window of a host. */
   private chrome = { left: 0, top: CHROME_TOP_GUESS, right: 0, bottom: 0 };
+  /** Windows whose page was last laid out narrower by emulation, by target id. */
+  private readonly emulated = new Set<string>();
 
   constructor(private readonly cdp: CdpConnection) {}
 
   async windowOf(targetId: string): Promise<{ windowId: number; bounds: Bounds }> {
     return this.cdp.send<{ windowId: number; bounds: Bounds }>('Browser.getWindowForTarget', { targetId });
+  }
+
+  /** A tab's window is gone: its tile and what was known of its page go with it. */
+  forget(targetId: string): void {
+    this.tiles.free(targetId);
+    this.emulated.delete(targetId);
   }
 
   /** Moves a tab's window off-screen; its page keeps running and keeps its size. */
@@ -100,6 +110,7 @@ export class WindowPlacer {
     const placed = await this.placeWindow(targetId, sessionId, Math.max(w, WINDOW_MIN_VIEWPORT_WIDTH), h);
     if (w < WINDOW_MIN_VIEWPORT_WIDTH) {
       await this.cdp.send('Emulation.setDeviceMetricsOverride', { width: w, height: h, deviceScaleFactor: 1, mobile: false }, sessionId);
+      this.emulated.add(targetId);
       await this.settle(sessionId, w, h);
     }
     if (placed.paintFrom !== undefined) placed.paintFrom = await this.nextFrame(sessionId);
@@ -126,9 +137,11 @@ export class WindowPlacer {
     // Measure the real viewport: a narrow layout from an earlier placement is emulation, not the window.
     await this.cdp.send('Emulation.clearDeviceMetricsOverride', {}, sessionId).catch(() => undefined);
     const { windowId, bounds } = await this.windowOf(targetId);
-    if (bounds.width > 0 && (await this.viewportSize(sessionId)).w > 0) {
-      // Learn this host's chrome from the window as it is before moving anything.
-      this.learnChrome(bounds, await this.viewportSize(sessionId));
+    if (!this.emulated.delete(targetId) && bounds.width > 0) {
+      // Learn this host's chrome from the window as it is before moving anything (not from a
+      // page whose narrow layout was emulated: it may report that layout a while yet).
+      const vp = await this.viewportSize(sessionId);
+      if (vp.w > 0) this.learnChrome(bounds, vp);
     }
     for (let attempt = 0; attempt < 3; attempt++) {
       const outerW = w + this.chrome.left + this.chrome.right;
@@ -136,12 +149,19 @@ export class WindowPlacer {
       const tile = this.tiles.place(targetId, outerW, outerH);
       await this.cdp.send('Browser.setWindowBounds', { windowId, bounds: { windowState: 'normal' } }).catch(() => undefined);
       await this.cdp.send('Browser.setWindowBounds', { windowId, bounds: { left: tile.x, top: tile.y, width: outerW, height: outerH } });
-      const got = await this.settle(sessionId, w, h);
-      const now = (await this.windowOf(targetId)).bounds;
-      this.learnChrome(now, got);
+      // The move and the resize reach Chromium's window, then the page, a while apart on a busy host.
+      const { vp: got, bounds: now } = await this.settleAt(targetId, sessionId, w, h, tile);
       if (got.w === w && got.h === h && now.left === tile.x && now.top === tile.y) {
+        this.learnChrome(now, got);
         const moved = now.left !== bounds.left || now.top !== bounds.top || now.width !== bounds.width || now.height !== bounds.height;
         return { windowId, paintFrom: moved ? 0 : undefined, viewport: { x: now.left + this.chrome.left, y: now.top + this.chrome.top, w, h } };
+      }
+      // The window took its size but the page is another: the chrome guess was wrong. Learnt only
+      // from a page size that holds, so a resize still under way is not taken for the chrome.
+      if (now.width === outerW && now.height === outerH) {
+        await new Promise((r) => setTimeout(r, RESIZE_STABLE_MS));
+        const again = await this.viewportSize(sessionId);
+        if (again.w === got.w && again.h === got.h) this.learnChrome(now, got);
       }
     }
     this.tiles.free(targetId);
@@ -161,6 +181,20 @@ export class WindowPlacer {
       'Runtime.evaluate', { expression: '[innerWidth, innerHeight]', returnByValue: true }, sessionId);
     const [w, h] = r.result.value;
     return { w, h };
+  }
+
+  /**
+   * Waits until the window stands at `tile`'s corner and its page's viewport is w×h (or the settle
+   * time passes) and returns both as they are then.
+   */
+  private async settleAt(targetId: string, sessionId: string, w: number, h: number, tile: { x: number; y: number }): Promise<{ vp: { w: number; h: number }; bounds: Bounds }> {
+    const deadline = Date.now() + RESIZE_SETTLE_MS;
+    for (;;) {
+      const vp = await this.viewportSize(sessionId);
+      const { bounds } = await this.windowOf(targetId);
+      if ((vp.w === w && vp.h === h && bounds.left === tile.x && bounds.top === tile.y) || Date.now() >= deadline) return { vp, bounds };
+      await new Promise((r) => setTimeout(r, RESIZE_POLL_MS));
+    }
   }
 
   /** Waits until the page's viewport is w×h (or the settle time passes) and returns what it is. */

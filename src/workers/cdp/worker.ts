@@ -49,7 +49,8 @@ cdp.on('Target.detachedFromTarget', (p: { sessionId: string; targetId?: string }
 cdp.on('Target.targetDestroyed', (p: { targetId: string }) => {
   sessions.delete(p.targetId);
   const t = capture.byTarget(p.targetId);
-  if (t) { capture.unwatch(t.tab); windows.tiles.free(p.targetId); }
+  if (t) capture.unwatch(t.tab);
+  windows.forget(p.targetId);
 });
 // Every new page window is parked off-screen until someone watches it, so it covers no tile.
 cdp.on('Target.targetCreated', (p: { targetInfo: { type: string; targetId: string } }) => {
