@@ -14,10 +14,13 @@ export const CAPTURE_MAX_WIDTH = 1920;
 export const CAPTURE_MAX_HEIGHT = 1200;
 
 /**
- * FrameRing slots per host. A captured tab uses up to four at once (its reference frame, the one
- * being written, two being encoded), so eight keep two busy tabs and an idle one fed.
+ * FrameRing slots per host. Each captured tab keeps one as its reference frame, and a frame in
+ * flight takes one more while it is written and encoded: the screen holds 12 watched tabs of
+ * 1280x720 (SCREEN_HEIGHT), so 16 keep all of them fed with four frames in flight. (Eight
+ * starved a host watched on eight tabs: every slot was some tab's reference and no frame was
+ * sent.) A slot is resident only once written, and is given back when no tab needs it.
  */
-export const FRAME_RING_SLOTS = 8;
+export const FRAME_RING_SLOTS = 16;
 
 export interface CdpWorkerData {
   wsEndpoint: string;
