@@ -63,14 +63,21 @@ async function seat(info: ServerInfo, key: string): Promise<{ call: Call; close:
   return { call, close: () => client.close() };
 }
 
-/** The PSS of the server's Chromium processes, MiB: each shared page counted once, split among its sharers. */
-function hostPssMiB(serverPid: number): number {
-  let kb = 0;
+/** The PSS of the server's Chromium processes by kind of process (`--type=`: renderer, gpu-process, utility…; the browser itself has none), MiB, and how many of each kind run (`<kind>_count`): each shared page counted once, split among its sharers. */
+function hostPssByKind(serverPid: number): Record<string, number> {
+  const kb: Record<string, number> = {};
   for (const p of descendants(serverPid)) {
     if (!p.cmd.includes('chromium')) continue;
-    try { kb += Number(/^Pss:\s+(\d+)/m.exec(readFileSync(`/proc/${p.pid}/smaps_rollup`, 'utf8'))?.[1] ?? 0); } catch { /* gone */ }
+    const kind = /--type=(\S+)/.exec(p.cmd)?.[1] ?? 'browser';
+    kb[`${kind}_count`] = (kb[`${kind}_count`] ?? 0) + 1024;
+    try { kb[kind] = (kb[kind] ?? 0) + Number(/^Pss:\s+(\d+)/m.exec(readFileSync(`/proc/${p.pid}/smaps_rollup`, 'utf8'))?.[1] ?? 0); } catch { /* gone */ }
   }
-  return Math.round(kb / 1024);
+  return Object.fromEntries(Object.entries(kb).map(([k, v]) => [k, Math.round(v / 1024)]));
+}
+
+/** The total MiB of a by-kind reading (its counts left out). */
+function mib(kinds: Record<string, number>): number {
+  return Object.entries(kinds).filter(([k]) => !k.endsWith('_count')).reduce((a, [, v]) => a + v, 0);
 }
 
 function percentile(sorted: number[], p: number): number {
@@ -87,7 +94,7 @@ function flagNumber(name: string, dflt: number): number {
   return n;
 }
 
-interface Run { pss_mib: number; pss_mib_early: number; loaded_tabs: number; unloaded_tabs: number; open_ms_p50: number; revive_ms_p50?: number; revive_ms_p95?: number; navigate_ms_p50?: number }
+interface Run { pss_mib: number; pss_mib_early: number; pss_mib_by_kind: Record<string, number>; pss_mib_by_kind_early: Record<string, number>; loaded_tabs: number; unloaded_tabs: number; open_ms_p50: number; revive_ms_p50?: number; revive_ms_p95?: number; navigate_ms_p50?: number }
 
 async function run(origin: string, toml: string, tabs: number, seats: number, measureRevive: boolean): Promise<Run> {
   const forge = await startForge(toml);
@@ -106,14 +113,16 @@ async function run(origin: string, toml: string, tabs: number, seats: number, me
     }));
     await open(0, early);
     await new Promise((r) => setTimeout(r, SETTLE_MS));
-    const pssEarly = hostPssMiB(forge.proc.pid!);
+    const kindsEarly = hostPssByKind(forge.proc.pid!);
+    const pssEarly = mib(kindsEarly);
     await open(early, per);
     await new Promise((r) => setTimeout(r, SETTLE_MS));
-    const pss = hostPssMiB(forge.proc.pid!);
+    const kinds = hostPssByKind(forge.proc.pid!);
+    const pss = mib(kinds);
     const list = (await agents[0].call('browser_tabs', { action: 'list' })).text;
     // The list has every tab of the profile: the seat's own in full, the others' by owner, each marked when unloaded.
     const unloaded = list.split('\n').filter((l) => /^- \d+:/.test(l) && l.includes('· unloaded')).length;
-    const out: Run = { pss_mib: pss, pss_mib_early: pssEarly, loaded_tabs: tabs - unloaded, unloaded_tabs: unloaded, open_ms_p50: Math.round(percentile(opens.sort((x, y) => x - y), 0.5)) };
+    const out: Run = { pss_mib: pss, pss_mib_early: pssEarly, pss_mib_by_kind: kinds, pss_mib_by_kind_early: kindsEarly, loaded_tabs: tabs - unloaded, unloaded_tabs: unloaded, open_ms_p50: Math.round(percentile(opens.sort((x, y) => x - y), 0.5)) };
     if (measureRevive) {
       const a = agents[0];
       const revives: number[] = [];
