@@ -63,12 +63,13 @@ async function seat(info: ServerInfo, key: string): Promise<{ call: Call; close:
   return { call, close: () => client.close() };
 }
 
-/** The PSS of the server's Chromium processes by kind of process (`--type=`: renderer, gpu-process, utility…; the browser itself has none), MiB, and how many of each kind run (`<kind>_count`): each shared page counted once, split among its sharers. */
+/** The PSS of the server's Chromium processes by kind of process (`--type=`: renderer, gpu-process, utility…, an extension's renderer apart; the browser itself has none), MiB, and how many of each kind run (`<kind>_count`): each shared page counted once, split among its sharers. */
 function hostPssByKind(serverPid: number): Record<string, number> {
   const kb: Record<string, number> = {};
   for (const p of descendants(serverPid)) {
     if (!p.cmd.includes('chromium')) continue;
-    const kind = /--type=(\S+)/.exec(p.cmd)?.[1] ?? 'browser';
+    const type = /--type=(\S+)/.exec(p.cmd)?.[1] ?? 'browser';
+    const kind = type === 'renderer' && p.cmd.includes('--extension-process') ? 'extension' : type;
     kb[`${kind}_count`] = (kb[`${kind}_count`] ?? 0) + 1024;
     try { kb[kind] = (kb[kind] ?? 0) + Number(/^Pss:\s+(\d+)/m.exec(readFileSync(`/proc/${p.pid}/smaps_rollup`, 'utf8'))?.[1] ?? 0); } catch { /* gone */ }
   }
