@@ -9,6 +9,9 @@ import { ForgeError } from '../../shared/errors.js';
 import type { ProfileBrowser } from './profile.js';
 import type { Tab } from './tabs.js';
 
+/** Wait before the one second try of a history read the page refused, ms. */
+const HISTORY_READ_RETRY_MS = 100;
+
 interface History { currentIndex: number; entries: Array<{ id: number; url: string }> }
 
 export class NavigationArrows {
@@ -21,10 +24,14 @@ export class NavigationArrows {
   private async read(tab: Tab, p: ProfileBrowser): Promise<History | undefined> {
     const session = p.driver?.session(tab.page);
     if (!session) return undefined;
-    try {
-      return (await session.send('Page.getNavigationHistory')) as History;
-    } catch {
-      return undefined;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return (await session.send('Page.getNavigationHistory')) as History;
+      } catch {
+        // A page mid-commit may refuse the read: asked once more a moment later.
+        if (attempt >= 1) return undefined;
+        await new Promise((r) => setTimeout(r, HISTORY_READ_RETRY_MS));
+      }
     }
   }
 

@@ -262,13 +262,13 @@ export class BrowserViewing {
         setTimeout(() => { if (s.watch === w && this.closedUnder(w)) void this.lose(s, `tab ${w.tab.number} is not open`); }, TAB_GONE_GRACE_MS).unref();
         continue;
       }
+      // Whatever replaced the tab's page (a rebuild, a revive), its arrows follow the page it has now.
+      this.arrows.follow(w.tab, p);
       const layout = this.layouts.get(w.tab.pageId);
       if (layout && layout.targetId !== w.tab.targetId) rebuilt.add(w.tab);
     }
     // A crashed page rebuilt in a fresh window: its viewers follow the new window and its history.
     for (const tab of rebuilt) {
-      // Its new page's navigations are followed at once: one before its capture is placed still moves the arrows.
-      this.arrows.follow(tab, p);
       void this.relayout(tab).then(() => { this.pushView(tab); return this.arrows.refresh(tab, p); }).catch(() => undefined);
     }
   }
