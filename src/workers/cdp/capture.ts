@@ -89,7 +89,8 @@ export class HostCapture {
    * frame size: a slot an encode had pinned when the layout shrank is given back on a later frame).
    */
   private releaseIdle(keep = 0): void {
-    if (!fbNative) return;
+    // Per frame, most often nothing is bigger than the layouts need: no set is built for it.
+    if (!fbNative || !this.written.some((b) => b > keep)) return;
     const references = new Set([...this.tabs.values()].map((t) => t.latestSlot));
     let changed = false;
     for (let s = 0; s < this.ring.slots; s++) {
