@@ -31,7 +31,7 @@ async function main(): Promise<void> {
   const targets = (values.target?.length ? values.target : [...TARGETS]) as Array<(typeof TARGETS)[number]>;
   for (const t of targets) if (!TARGETS.includes(t)) throw new Error(`no fuzz target named ${t} (targets: ${TARGETS.join(', ')})`);
   say(`seed ${seed}, ${inputs} inputs per target: ${targets.join(', ')}${values.only ? `, input ${values.only} only` : ''}`);
-  const server = await startServer({ shell: 'echo' });
+  const server = await startServer({ shell: 'echo', stopOnSignal: true });
   const results: TargetResult[] = [];
   try {
     const scene = await makeScene(server, { browser: targets.includes('viewer') || targets.includes('mcp') });

@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import WebSocket from 'ws';
-import { BrowserHost } from '../src/workers/cdp/host.js';
+import { BrowserHost } from '../src/main/browser/host/host.js';
 import { CdpConnection } from '../src/workers/cdp/connection.js';
 import { FRAME_HEADER_BYTES, FRAME_KIND_BROWSER, decodeControl, encodeControl, readFrameHeader, type ClientMessage } from '../src/shared/protocol.js';
 import { root, saveRun, sleep } from './harness.js';

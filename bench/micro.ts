@@ -13,7 +13,7 @@
 import { Bench } from 'tinybench';
 import { FRAME_FLAG_KEYFRAME } from '../src/shared/protocol.js';
 import { FrameRing, F_BASE_SEQ, F_H, F_SEQ, F_STATE, F_TAB, F_W, SLOT_FREE, SLOT_READY, type Band, type WebpFrame } from '../src/shared/ring.js';
-import { writeDamage, type Source, type Target } from '../src/workers/cdp/bands.js';
+import { writeDamage, type Source, type Target } from '../src/workers/cdp/row-diff.js';
 import { Fanout, type ViewerSink } from '../src/workers/relay/fanout.js';
 
 const json = process.argv.includes('--json');

@@ -142,7 +142,7 @@ async function processMemory(server: ForgeServer): Promise<{ heap: number; exter
 async function main(): Promise<void> {
   const { values } = parseArgs({ options: { minutes: { type: 'string' }, json: { type: 'boolean' } } });
   const minutes = Number(values.minutes ?? DEFAULT_MINUTES);
-  const server = await startServer({ shell: 'bash' });
+  const server = await startServer({ shell: 'bash', stopOnSignal: true });
   const pages = await servePages();
   const t = new Tally();
   const samples: Array<[number, number]> = [];

@@ -11,8 +11,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BrowserHost } from '../src/workers/cdp/host.js';
-import { FramePipeline } from '../src/workers/cdp/pipeline.js';
+import { BrowserHost } from '../src/main/browser/host/host.js';
+import { FramePipeline } from '../src/main/browser/host/pipeline.js';
 import { CdpConnection } from '../src/workers/cdp/connection.js';
 import { PARK_LEFT } from '../src/workers/cdp/windows.js';
 import { DEFAULT_ENCODE_MODE } from '../src/workers/encode/protocol.js';

@@ -11,7 +11,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BrowserHost } from '../src/workers/cdp/host.js';
+import { BrowserHost } from '../src/main/browser/host/host.js';
 import { CdpConnection } from '../src/workers/cdp/connection.js';
 import { PARK_LEFT } from '../src/workers/cdp/windows.js';
 import { THUMB_PERIOD_MS, THUMB_SHOTS_PER_S, THUMB_TABS_MAX, THUMB_TICK_MS, THUMB_WIDTH_PX, ThumbClock, shootThumb, withinShotDeadline } from '../src/main/browser/thumb-shot.js';

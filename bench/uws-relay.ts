@@ -9,7 +9,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { App, us_listen_socket_close, us_socket_local_port, type WebSocket, type us_listen_socket } from '../src/workers/relay/uws.js';
 import { RingFrameSource } from '../src/workers/relay/ring-source.js';
 import { threadCpuMs } from '../src/workers/relay/thread-cpu.js';
-import type { RelaySource } from '../src/workers/cdp/pipeline.js';
+import type { RelaySource } from '../src/main/browser/host/pipeline.js';
 
 interface Client { backlog: boolean }
 

@@ -7,7 +7,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { RingFrameSource } from '../src/workers/relay/ring-source.js';
 import { threadCpuMs } from '../src/workers/relay/thread-cpu.js';
-import type { RelaySource } from '../src/workers/cdp/pipeline.js';
+import type { RelaySource } from '../src/main/browser/host/pipeline.js';
 
 const src = workerData as RelaySource & { tab: number };
 const wss = new WebSocketServer({ host: '127.0.0.1', port: 0, perMessageDeflate: false });

@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BrowserHost } from '../src/workers/cdp/host.js';
+import { BrowserHost } from '../src/main/browser/host/host.js';
 import { Driver } from '../src/main/browser/driver.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'forge-attach-'));

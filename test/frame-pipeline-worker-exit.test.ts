@@ -6,7 +6,7 @@
  */
 import type { Worker } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { PipelineProblem } from '../dist/src/workers/cdp/pipeline.js';
+import type { PipelineProblem } from '../dist/src/main/browser/host/pipeline.js';
 import { FrameRig } from './helpers/frame-rig.js';
 
 let rig: FrameRig;

@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
-import { SCREEN_WIDTH } from '../dist/src/workers/cdp/host.js';
+import { SCREEN_WIDTH } from '../dist/src/shared/capture.js';
 import { FRAME_FLAG_KEYFRAME, FRAME_HEADER_BYTES, readFrameHeader, type FrameHeader } from '../dist/src/shared/protocol.js';
 import type { FromRelay } from '../dist/src/workers/relay/protocol.js';
 import type { FanoutCounters } from '../dist/src/workers/relay/fanout.js';

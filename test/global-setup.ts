@@ -28,6 +28,8 @@ export async function teardown(): Promise<void> {
   let leftFiles: string[] = [];
   try { leftFiles = readdirSync(runTmp); } catch { /* none made */ }
   rmSync(runTmp, { recursive: true, force: true });
+  // vitest reports a teardown's error but keeps the run's exit code: the run fails by this.
+  if (left.length || leftFiles.length) process.exitCode = 1;
   if (left.length) {
     throw new Error(`processes outlived the test suite (orphans):\n${left.map((p) => `  ${p.pid} ${p.cmd}`).join('\n')}`);
   }

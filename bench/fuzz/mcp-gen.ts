@@ -50,6 +50,15 @@ const ENDS_SOMETHING_CHANCE = 0.02;
 const CONFORMING_TIMEOUT_MAX_MS = 500;
 /** Chance a conforming element argument is a role selector rather than a ref: one that matches nothing waits 15 s. */
 const ROLE_SELECTOR_CHANCE = 0.02;
+/**
+ * Chance a conforming wait names text the scene's page does not hold (for `text`) or does hold
+ * (for `textGone`): either waits out browser_wait_for's 30 s bound, so it is rare.
+ */
+const WAIT_OUT_CHANCE = 0.01;
+/** The longest time a conforming browser_wait_for asks to wait, s: waiting is not where faults are. */
+const CONFORMING_WAIT_MAX_S = 1;
+/** Text the scene's pages hold (bench/pages/simple.html, text.html). */
+const PAGE_TEXT = ['Hello', 'Some text'];
 /** Bytes of the oversized body: past the 4 MiB bound of both the relay and the endpoint. */
 const OVERSIZED_BODY_BYTES = 4 * 1024 * 1024 + 1024;
 /** Chance of the oversized body: 4 MiB a time is costly. */
@@ -67,7 +76,11 @@ function stringFor(rng: Rng, name: string, s: Schema, scene: McpScene): string {
   else if (n === 'ref' || n.includes('element') || n.includes('target')) // Refs resolve or are refused at once; a role selector that matches nothing waits out the page-action bound, so it is rare.
     v = rng.chance(ROLE_SELECTOR_CHANCE) ? rng.pick(['role=button', 'role=link[name="x"]']) : rng.pick(['e1', 'e2', 'e3', 'e5', 'e999', 'e0', randomString(rng, 20)]);
   else if (n.includes('page')) v = rng.chance(0.6) && scene.pageId ? scene.pageId : rng.pick(['p-0', 'p-zzz', randomString(rng, 12)]);
-  else if (n === 'key') v = rng.pick(['Enter', 'Tab', 'a', 'ArrowDown', 'Escape', 'Control+a', randomString(rng, 8)]);
+  else if (n === 'text' || n === 'textgone') {
+    const held = rng.pick(PAGE_TEXT);
+    const absent = randomString(rng, 20);
+    v = (n === 'text') !== rng.chance(WAIT_OUT_CHANCE) ? held : absent;
+  } else if (n === 'key') v = rng.pick(['Enter', 'Tab', 'a', 'ArrowDown', 'Escape', 'Control+a', randomString(rng, 8)]);
   else if (n === 'command') v = rng.pick(['true', 'echo hi', '', randomString(rng, 40)]);
   else v = randomString(rng, 40);
   if (s.maxLength !== undefined) v = v.slice(0, s.maxLength);
@@ -79,6 +92,7 @@ function numberFor(rng: Rng, name: string, s: Schema, integer: boolean): number 
   let lo = s.minimum ?? (s.exclusiveMinimum !== undefined ? s.exclusiveMinimum + 1 : 0);
   let hi = s.maximum ?? 10_000;
   if (name.toLowerCase().includes('timeout')) hi = Math.min(hi, CONFORMING_TIMEOUT_MAX_MS);
+  if (name === 'time') hi = Math.min(hi, CONFORMING_WAIT_MAX_S);
   if (hi < lo) [lo, hi] = [hi, lo];
   const v = lo + rng.next() * (hi - lo);
   return integer ? Math.round(v) : v;

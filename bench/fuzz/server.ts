@@ -40,8 +40,11 @@ export interface ForgeServer {
   stop: () => Promise<void>;
 }
 
-/** `shell: 'echo'`: the terminal runs ECHO_SHELL (the fuzzers); `'bash'`: a real shell (the soak). */
-export async function startServer(opts: { shell: 'echo' | 'bash'; logLevel?: string }): Promise<ForgeServer> {
+/**
+ * `shell: 'echo'`: the terminal runs ECHO_SHELL (the fuzzers); `'bash'`: a real shell (the soak).
+ * `stopOnSignal`: a driver run from a terminal stops the server when it is interrupted or killed.
+ */
+export async function startServer(opts: { shell: 'echo' | 'bash'; logLevel?: string; stopOnSignal?: boolean }): Promise<ForgeServer> {
   const dir = mkdtempSync(join(tmpdir(), 'forge-fuzz-'));
   const stateDir = join(dir, 'state');
   let shell = '/bin/bash';
@@ -66,7 +69,22 @@ export async function startServer(opts: { shell: 'echo' | 'bash'; logLevel?: str
   }
   const info = JSON.parse(readFileSync(join(stateDir, 'server.json'), 'utf8')) as { pid: number; port: number; mcp_url: string; token: string; viewer_token: string };
   const exited = (): string | undefined => proc.exitCode !== null ? `exit code ${proc.exitCode}` : proc.signalCode !== null ? `signal ${proc.signalCode}` : undefined;
+  // The driver stopped with Ctrl-C or a kill: the server (and through it its browser hosts and
+  // shells) stops with it, never left running with nobody to end it.
+  const onSignal = (signal: NodeJS.Signals): void => {
+    process.stderr.write(`${signal}: stopping the server under test (pid ${proc.pid})\n`);
+    void stop().finally(() => process.exit(signal === 'SIGINT' ? 130 : 143));
+  };
+  const onExit = (): void => { if (exited() === undefined) proc.kill('SIGTERM'); };
+  if (opts.stopOnSignal) {
+    process.once('SIGINT', onSignal);
+    process.once('SIGTERM', onSignal);
+    process.once('exit', onExit);
+  }
   const stop = async (): Promise<void> => {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+    process.off('exit', onExit);
     if (exited() === undefined) {
       proc.kill('SIGTERM');
       const t = setTimeout(() => proc.kill('SIGKILL'), STOP_GRACE_MS);

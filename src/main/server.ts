@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
-import { loadConfig, profileKeyFor, type ForgeConfig } from './config.js';
+import { loadConfig, profileKeyFor } from './config.js';
 import { log } from './logging.js';
 import { McpEndpoint } from './mcp/http.js';
 import { ActivitySurface } from './activity/surface.js';
@@ -18,14 +18,13 @@ import { resolveStateDir, writeServerInfo, removeServerInfo } from './state.js';
 import { ForgeError } from '../shared/errors.js';
 import { SHUTDOWN_TIMEOUT_MS } from '../shared/limits.js';
 import type { FromRelay, RelayWorkerData } from '../workers/relay/protocol.js';
-import type { Surface } from './surface.js';
+import type { ServerContext, Surface } from './surface.js';
 import { BrowserSurface } from './browser/surface.js';
 import { TerminalSurface } from './terminal/surface.js';
-import { sweepDeadFramebuffers } from '../workers/cdp/host.js';
+import { sweepDeadFramebuffers } from './browser/host/host.js';
 import { AGENT_KEY_PREFIX, PERSON_TOKEN_PREFIX, TokenBook } from '../workers/relay/tokens.js';
 import { readTokens, tokensStamp } from './tokens.js';
 import { baseUrlFor, checkTlsFiles } from './reach.js';
-import type { ClusterNode } from './cluster/node.js';
 import { CdpDoor } from './browser/cdp-door.js';
 import { allocatorGauges, pinAllocator } from './allocator.js';
 import { isCdpFromRelay } from '../workers/relay/cdp-protocol.js';
@@ -51,18 +50,6 @@ function processGauges(): string {
 
 export interface ServeOptions { stateDir?: string; port?: number; configFile?: string }
 
-export interface ServerContext {
-  config: ForgeConfig;
-  stateDir: string;
-  token: string;
-  hub: ViewerHub;
-  /** Signs hand-off links. */
-  linkSecret: string;
-  /** The server's public address (public_url, else scheme://host:port) once it listens. */
-  baseUrl: () => string;
-  /** Set with [cluster]: this process is one node of several. */
-  cluster?: ClusterNode;
-}
 
 export async function startServer(opts: ServeOptions): Promise<void> {
   // Before any worker or socket allocates: every thread's arena follows the pinned threshold.
@@ -157,7 +144,7 @@ export async function startServer(opts: ServeOptions): Promise<void> {
   process.stdout.write(`  mcp:    ${info.mcp_url}  (Authorization: Bearer <token in ${join(stateDir, 'server.json')}>)\n`);
 
   let stopping = false;
-  const stop = async (signal: string): Promise<void> => {
+  const stop = async (signal: string, code = 0): Promise<void> => {
     if (stopping) return;
     stopping = true;
     log.info({ signal }, 'forge is stopping');
@@ -176,10 +163,22 @@ export async function startServer(opts: ServeOptions): Promise<void> {
     await stopRelay(relay);
     removeServerInfo(stateDir, process.pid);
     log.info({ signal }, 'forge stopped');
-    process.exit(0);
+    process.exit(code);
   };
   process.on('SIGINT', () => void stop('SIGINT'));
   process.on('SIGTERM', () => void stop('SIGTERM'));
+  // One call's promise that failed with nobody awaiting it is that call's fault, never every
+  // viewer's and agent's: it is logged as the error it is, and forge goes on serving.
+  process.on('unhandledRejection', (e: unknown) => {
+    log.error({ err: e instanceof Error ? { message: e.message, stack: e.stack } : String(e) }, 'a failure nobody was waiting for (a defect: report it); forge goes on');
+  });
+  // An exception nothing caught leaves main in a state nobody knows: forge stops as it does on a
+  // signal (hosts, shells and sockets closed in order, the state file removed), never with its
+  // relay thread aborting the process.
+  process.on('uncaughtException', (e: Error) => {
+    log.fatal({ err: { message: e?.message, stack: e?.stack } }, 'an exception nothing caught; forge is stopping');
+    void stop('uncaughtException', 1);
+  });
 }
 
 /**

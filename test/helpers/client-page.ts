@@ -1,16 +1,26 @@
 /** The served web client in a real headless Chromium (playwright-core), at a given window size. */
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 
 export const ARTIFACTS = join(process.cwd(), 'test', 'artifacts');
 
+/**
+ * The client's Chromium, with a sound runtime dir of its own (removed when it closes): without
+ * one, its PulseAudio client makes one in the run's temp dir through a link in the home dir,
+ * and leaves it there.
+ */
 export async function launchClientBrowser(): Promise<Browser> {
   mkdirSync(ARTIFACTS, { recursive: true });
-  return chromium.launch({
+  const pulse = mkdtempSync(join(tmpdir(), 'client-pulse-'));
+  const browser = await chromium.launch({
     executablePath: '/usr/lib/chromium/chromium',
     args: ['--headless=new', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    env: { ...process.env, PULSE_RUNTIME_PATH: pulse },
   });
+  browser.on('disconnected', () => rmSync(pulse, { recursive: true, force: true }));
+  return browser;
 }
 
 export interface ClientSize { width: number; height: number; touch?: boolean }

@@ -12,6 +12,7 @@ import { ImageAddon } from '@xterm/addon-image';
 import { FRAME_FLAG_KEYFRAME } from '../../../src/shared/protocol.js';
 import { TERM_INPUT_MAX_CHARS, pasteTooLong } from '../../../src/shared/limits.js';
 import { TERM_ACK_EVERY_BYTES, TERM_STATE, readTermHeader, type TermServerMessage } from '../../../src/shared/terminal.js';
+import { boundRepeats } from '../../../src/shared/term-repeats.js';
 import { terminalTheme } from './theme.js';
 import { THEME_CHANGED } from '../theme.js';
 import { keyBar } from './keybar.js';
@@ -105,6 +106,8 @@ export function openTerminalSurface(root: HTMLElement, conn: TerminalConn, opts:
     fontFamily: 'ui-monospace, "DejaVu Sans Mono", "Liberation Mono", monospace', fontSize: 14,
     theme: terminalTheme(el), disableStdin: true,
   });
+  // A program's huge scroll or repeat count must not freeze the page drawing it.
+  boundRepeats(term);
   const fit = new FitAddon();
   term.loadAddon(fit);
   const unicode = new Unicode11Addon();

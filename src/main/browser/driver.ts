@@ -6,11 +6,12 @@
 import { chromium, type Browser, type BrowserContext, type CDPSession, type Dialog, type Page } from 'playwright-core';
 import { ForgeError } from '../../shared/errors.js';
 import { DRIVER_ATTACH_TIMEOUT_MS, DEFAULT_PAGE_WIDTH, DEFAULT_PAGE_HEIGHT } from '../../shared/limits.js';
-import type { BrowserHost } from '../../workers/cdp/host.js';
+import type { BrowserHost } from './host/host.js';
 import { PARK_LEFT } from '../../workers/cdp/windows.js';
 import { OPEN_REFUSED_BINDING, PAGE_INIT_SCRIPT, type OpenRefusal, type OpenRule } from './init-script.js';
 import { blockedRequestPatterns, requestBlocked, type UrlPolicy } from './url-policy.js';
 import type { PopupFirstLoad } from './popup-gate.js';
+import { boundPlaywrightRecords } from './playwright-records.js';
 
 /** Attach attempts before the host is named and ended: the first bound, then one fresh driver. */
 const ATTACH_ATTEMPTS = 2;
@@ -78,6 +79,7 @@ export class Driver {
     let last: unknown;
     for (let i = 0; i < ATTACH_ATTEMPTS; i++) {
       try {
+        boundPlaywrightRecords();
         const browser = await chromium.connectOverCDP(host.wsEndpoint, { timeout: boundMs });
         const context = browser.contexts()[0];
         if (!context) throw new Error('the browser has no default context');

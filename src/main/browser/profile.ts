@@ -4,7 +4,7 @@
  * in forge's words; the next call after a death starts a fresh host on the same profile.
  */
 import type { Dialog, Download, FileChooser, Page } from 'playwright-core';
-import { BrowserHost, type HostExit } from '../../workers/cdp/host.js';
+import { BrowserHost, type HostExit } from './host/host.js';
 import { ForgeError, exitCause, isForgeError } from '../../shared/errors.js';
 import { HIDDEN_AGENT_TABS_DEFAULT, HIDDEN_PERSON_TABS_DEFAULT, NAVIGATION_TIMEOUT_MS, POPUPS_PER_PAGE_MAX } from '../../shared/limits.js';
 import { Driver, REFUSED_URL_MAX_CHARS, type PageOpener } from './driver.js';

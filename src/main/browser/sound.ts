@@ -1,6 +1,6 @@
 /**
  * A host's sound, for each tab a controller listens to: the host's sound extension captures
- * each of those tabs on its own (`chrome.tabCapture`, see workers/cdp/sound-extension.ts), and
+ * each of those tabs on its own (`chrome.tabCapture`, see browser/host/sound-extension.ts), and
  * each 20 ms of a tab's PCM goes to that tab's controller as one audio packet carrying the tab's
  * frame id. Two controllers on two tabs of one host each hear their own tab, at once. A tab
  * nobody listens to is not captured: it costs nothing; with nobody listening on the host, the
@@ -11,9 +11,9 @@
  */
 import type { BrowserContext, Worker } from 'playwright-core';
 import { AUDIO_HEADER_BYTES, writeAudioHeader } from '../../shared/protocol.js';
-import { SINK_CHANNELS } from '../../workers/cdp/audio-sink.js';
+import { SINK_CHANNELS } from './host/audio-sink.js';
 import { CdpConnection } from '../../workers/cdp/connection.js';
-import { CAPTURE_PAGE, PACKET_FRAMES, SOUND_BINDING } from '../../workers/cdp/sound-extension.js';
+import { CAPTURE_PAGE, PACKET_FRAMES, SOUND_BINDING } from './host/sound-extension.js';
 import { log } from '../logging.js';
 
 /** One packet's PCM, bytes: 960 frames of stereo s16le (20 ms at 48 kHz) is 3,840. */

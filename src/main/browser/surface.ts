@@ -4,7 +4,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { SessionContext } from '../mcp/context.js';
 import type { ViewerHub } from '../viewers.js';
 import type { Surface } from '../surface.js';
-import type { ServerContext } from '../server.js';
+import type { ServerContext } from '../surface.js';
 import { profileDir } from '../state.js';
 import { ProfileBrowser, type ProfileEvents } from './profile.js';
 import type { Tab } from './tabs.js';

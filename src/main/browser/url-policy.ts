@@ -6,7 +6,7 @@
  * driver's request rule (`blockedRequestPatterns`) stops a page reaching the same by itself.
  */
 import { ForgeError } from '../../shared/errors.js';
-import { SOUND_EXTENSION_ID } from '../../workers/cdp/sound-extension.js';
+import { SOUND_EXTENSION_ID } from './host/sound-extension.js';
 
 export interface UrlPolicy {
   /** `[agent] allow_file_urls` in forge.toml. */

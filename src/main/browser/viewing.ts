@@ -6,10 +6,10 @@
 import { MOD_CTRL, MOD_META, type ClientMessage, type InputEvent, type ServerMessage, type ViewRecording } from '../../shared/protocol.js';
 import { ForgeError } from '../../shared/errors.js';
 import { DEFAULT_PAGE_HEIGHT, DEFAULT_PAGE_WIDTH } from '../../shared/limits.js';
-import { CAPTURE_MAX_HEIGHT, CAPTURE_MAX_WIDTH } from '../../workers/cdp/protocol.js';
-import { FramePipeline } from '../../workers/cdp/pipeline.js';
-import type { BrowserHost } from '../../workers/cdp/host.js';
-import type { Rect } from '../../workers/cdp/framebuffer.js';
+import { CAPTURE_MAX_HEIGHT, CAPTURE_MAX_WIDTH } from '../../shared/capture.js';
+import { FramePipeline } from './host/pipeline.js';
+import type { BrowserHost } from './host/host.js';
+import type { Rect } from '../../shared/capture.js';
 import type { ViewerHub, ViewerInfo } from '../viewers.js';
 import { parseSeat } from '../seat.js';
 import { tabAllowed, type ViewerGrant } from '../../shared/grants.js';

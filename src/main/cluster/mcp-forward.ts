@@ -30,6 +30,10 @@ import { packOp, senderOf, subjects, unpackOp, type McpAnswer, type McpAsk } fro
 export function sessionGoneSentence(node: string): string {
   return `node ${node} serving this MCP session stopped answering, and the tabs it held for this session were lost; call again, and the session goes on where its profile is placed now`;
 }
+/** What a call reads when the node serving it took this node for gone and dropped it. */
+export function droppedSentence(node: string): string {
+  return `node ${node} lost touch with this node for a moment and dropped this call unanswered; whether it was done is not known: look (a snapshot, a read), then call again`;
+}
 /** What the first call of a session moved off a node that stopped reads above its answer. */
 export function sessionMovedSentence(from: string, to: string): string {
   return `node ${from} serving this MCP session stopped answering, and the tabs it held for this session were lost; the session goes on on node ${to}`;
@@ -242,6 +246,8 @@ export class McpForward {
       p.sink.head(a.status, sid && p.sid ? { ...a.headers, 'mcp-session-id': p.sid } : a.headers);
     } else if (a.op === 'chunk') {
       p.sink.chunk(a.data);
+    } else if (a.op === 'dropped') {
+      this.fail(a.id, droppedSentence(node));
     } else {
       this.pending.delete(a.id);
       if (p.tells) p.tells.lostOn = undefined;

@@ -14,8 +14,8 @@ export const MCP_CHUNK_MAX_BYTES = 256 * 1024;
 const ANSWERED_HEADERS = ['content-type', 'mcp-session-id', 'cache-control', 'www-authenticate'] as const;
 
 export class McpServing {
-  /** Requests served here: `node:id` → the loopback request. */
-  private readonly served = new Map<string, ClientRequest>();
+  /** Requests served here: `node:id` → the asking node, its request id, and the loopback request. */
+  private readonly served = new Map<string, { from: string; id: number; r: ClientRequest }>();
   /** Where this node's own endpoint is, once it listens. */
   local?: { port: number; token: string };
 
@@ -26,7 +26,7 @@ export class McpServing {
   ask(from: string, a: McpAsk | undefined): void {
     if (!a) return;
     const key = `${from}:${a.id}`;
-    if (a.op === 'abort') { this.served.get(key)?.destroy(); this.served.delete(key); return; }
+    if (a.op === 'abort') { this.served.get(key)?.r.destroy(); this.served.delete(key); return; }
     if (!this.local) { this.reply(from, { op: 'head', id: a.id, status: 503, headers: { 'content-type': 'text/plain' } }); this.reply(from, { op: 'end', id: a.id }); return; }
     const r = httpRequest({
       host: '127.0.0.1', port: this.local.port, method: a.method, path: a.path,
@@ -46,17 +46,26 @@ export class McpServing {
       log.warn({ err: e, from }, 'a forwarded MCP request failed here');
       this.reply(from, { op: 'end', id: a.id });
     });
-    this.served.set(key, r);
+    this.served.set(key, { from, id: a.id, r });
     r.end(a.body);
   }
 
-  /** Node `node` stopped answering: what it asked here is dropped. */
+  /**
+   * Node `node` stopped answering: what it asked here is dropped, and it is told so. A node
+   * taken for gone may only have been out of touch for a moment (nats-server restarted): told,
+   * its agent reads a sentence at once instead of waiting out the request's deadline.
+   */
   nodeGone(node: string): void {
-    for (const [key, r] of [...this.served]) if (key.startsWith(`${node}:`)) { r.destroy(); this.served.delete(key); }
+    for (const [key, s] of [...this.served]) {
+      if (s.from !== node) continue;
+      this.served.delete(key);
+      s.r.destroy();
+      this.reply(s.from, { op: 'dropped', id: s.id });
+    }
   }
 
   close(): void {
-    for (const r of this.served.values()) r.destroy();
+    for (const s of this.served.values()) s.r.destroy();
     this.served.clear();
   }
 }

@@ -111,7 +111,9 @@ export type McpAsk =
 export type McpAnswer =
   | { op: 'head'; id: number; status: number; headers: Record<string, string> }
   | { op: 'chunk'; id: number; data: Uint8Array }
-  | { op: 'end'; id: number };
+  | { op: 'end'; id: number }
+  /** The serving node dropped the request unanswered: it took the asking node for gone. */
+  | { op: 'dropped'; id: number };
 
 const packr = new Packr({ useRecords: false });
 const unpackr = new Unpackr({ useRecords: false });

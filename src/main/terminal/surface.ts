@@ -10,7 +10,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { SessionContext } from '../mcp/context.js';
 import type { ViewerHub } from '../viewers.js';
 import type { Surface } from '../surface.js';
-import type { ServerContext } from '../server.js';
+import type { ServerContext } from '../surface.js';
 import { ForgeError } from '../../shared/errors.js';
 import { TERM_STATE, type TermRow, type TermServerMessage } from '../../shared/terminal.js';
 import type { FromPty } from '../../workers/pty/protocol.js';
@@ -36,7 +36,8 @@ const IDLE_SWEEP_MIN_MS = 250;
 export class TerminalSurface implements Surface {
   readonly name = 'terminal';
   readonly pty: PtyLink;
-  hub?: ViewerHub;
+  /** The viewers' hub the server built this surface with. */
+  get hub(): ViewerHub { return this.ctx.hub; }
   private bySeat = new Map<string, TerminalRecord>();
   private byId = new Map<number, TerminalRecord>();
   private nextId = 1;
@@ -102,7 +103,6 @@ export class TerminalSurface implements Surface {
   }
 
   attachViewers(hub: ViewerHub): void {
-    this.hub = hub;
     // The terminals' frames go from the pty worker to the relay on a port of their own.
     const { port1, port2 } = new MessageChannel();
     this.pty.post({ t: 'relay_port', port: port1 }, [port1]);
@@ -182,7 +182,6 @@ export class TerminalSurface implements Surface {
 
   /** Sends each viewer its own state line; `notice` goes to the listed viewers only. */
   pushState(r: TerminalRecord, notices: Map<number, string> = new Map()): void {
-    if (!this.hub) return;
     for (const v of r.viewers) this.hub.send(v, r.stateMessage(v, notices.get(v)));
     for (const [v, n] of notices) if (!r.viewers.has(v)) this.hub.send(v, r.stateMessage(v, n));
     this.pushRows();
@@ -190,7 +189,6 @@ export class TerminalSurface implements Surface {
 
   /** The strip's rows, to every viewer of the org (or to `to` alone: a client that just connected). */
   pushRows(to?: number): void {
-    if (!this.hub) return;
     const rows: TermRow[] = [...this.byId.values(), ...this.exited.values()].map((r) => ({
       term: r.id, number: r.number, seat: r.seat, state: r.stripState(),
       handOff: r.handOff ? { reason: r.handOff.reason, hidden: r.handOff.hidden || r.facts.password } : null, viewers: r.viewers.size,
@@ -210,7 +208,7 @@ export class TerminalSurface implements Surface {
     const previous = r.holder;
     if (previous === holder) return;
     r.holder = holder;
-    this.hub?.post({ t: 'term_rules', term: r.id, holder });
+    this.hub.post({ t: 'term_rules', term: r.id, holder });
     const notices = new Map<number, string>();
     if (previous !== null) notices.set(previous, lostNotice);
     this.pushState(r, notices);
@@ -219,12 +217,12 @@ export class TerminalSurface implements Surface {
   /** Attaches `viewer`: the relay asks the worker for its repaint, and it goes live when that is sent. */
   addViewer(r: TerminalRecord, viewer: number): void {
     r.viewers.add(viewer);
-    this.hub?.post({ t: 'term_watch', term: r.id, viewer, view: { number: r.number, seat: r.seat, shell: r.shell, cwd: r.cwd } });
+    this.hub.post({ t: 'term_watch', term: r.id, viewer, view: { number: r.number, seat: r.seat, shell: r.shell, cwd: r.cwd } });
   }
 
   /** A fresh repaint for an attached `viewer`; it goes live again when the repaint is sent. */
   requestRepaint(r: TerminalRecord, viewer: number): void {
-    if (r.viewers.has(viewer)) this.hub?.post({ t: 'term_repaint', term: r.id, viewer });
+    if (r.viewers.has(viewer)) this.hub.post({ t: 'term_repaint', term: r.id, viewer });
   }
 
   /** Resizes the PTY and the model; every attached viewer is repainted at the new size. */
@@ -232,12 +230,12 @@ export class TerminalSurface implements Surface {
     if (cols === r.facts.cols && rows === r.facts.rows) return;
     r.facts = { ...r.facts, cols, rows };
     // Through the relay, so the resize reaches the worker before the repaints at the new size.
-    this.hub?.post({ t: 'term_resize', term: r.id, cols, rows });
+    this.hub.post({ t: 'term_resize', term: r.id, cols, rows });
   }
 
   removeViewer(r: TerminalRecord, viewer: number): void {
     if (!r.viewers.delete(viewer)) return;
-    this.hub?.post({ t: 'term_watch', term: r.id, viewer, view: null });
+    this.hub.post({ t: 'term_watch', term: r.id, viewer, view: null });
     if (r.holder === viewer) this.setHolder(r, null, TERM_STATE.viewOnly);
     else this.pushRows();
   }
@@ -245,13 +243,14 @@ export class TerminalSurface implements Surface {
   /** The relay sent `viewer` its repaint of terminal `term`: its state line follows it. */
   private viewerLive(term: number, viewer: number): void {
     const r = this.byId.get(term);
-    if (!r || !r.viewers.has(viewer) || !this.hub) return;
+    if (!r || !r.viewers.has(viewer)) return;
     this.counters.repaints++;
     this.hub.send(viewer, r.stateMessage(viewer));
   }
 
   private onPty(m: Exclude<FromPty, { t: 'answer' }>): void {
     if (m.t === 'stopped') return;
+    if (m.t === 'fault') { log.error({ err: { message: m.message, stack: m.stack } }, 'the terminal thread caught an exception no handler caught (a defect); it goes on'); return; }
     const r = this.byId.get(m.id);
     if (!r) return;
     switch (m.t) {
@@ -261,6 +260,11 @@ export class TerminalSurface implements Surface {
         if (r.phase === 'opening') r.phase = 'live';
         r.resolveOpened();
         this.pushState(r);
+        break;
+      case 'failed':
+        log.error({ seat: r.seat, terminal: r.id, err: { message: m.message, stack: m.stack } }, 'a terminal failed in its screen model (a defect); it was ended, the others go on');
+        r.phase = 'closed';
+        this.ended(r, `terminal ${r.number} was closed: ${m.message}; start it again from the strip, or the agent's next terminal call does`);
         break;
       case 'open_failed':
         r.rejectOpened(new ForgeError('terminal', m.message));
@@ -288,10 +292,8 @@ export class TerminalSurface implements Surface {
     r.handOff = null;
     log.info({ seat: r.seat, terminal: r.id, message }, 'terminal ended');
     this.pushState(r);
-    if (this.hub) {
-      this.hub.send([...r.viewers], { t: 'term_closed', term: r.id, message } satisfies TermServerMessage);
-      this.hub.post({ t: 'term_end', term: r.id });
-    }
+    this.hub.send([...r.viewers], { t: 'term_closed', term: r.id, message } satisfies TermServerMessage);
+    this.hub.post({ t: 'term_end', term: r.id });
     if (this.bySeat.get(r.seat) === r) this.bySeat.delete(r.seat);
   }
 

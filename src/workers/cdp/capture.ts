@@ -9,9 +9,11 @@
  * covers everything that changed since the frame its viewers hold. baseSeq 0 marks a keyframe.
  */
 import { type FrameRing, F_BASE_SEQ, F_H, F_HOLDS, F_SEQ, F_STATE, F_TAB, F_W, SLOT_FREE, SLOT_READY, SLOT_WRITING, type Band } from '../../shared/ring.js';
-import { addDamage, gridBands, joinBands, writeDamage } from './bands.js';
-import { CAPTURE_MIN_INTERVAL_MS, type CaptureFrame } from './protocol.js';
-import type { Framebuffer, Rect } from './framebuffer.js';
+import { addDamage, gridBands, joinBands } from '../../shared/bands.js';
+import { writeDamage } from './row-diff.js';
+import { CAPTURE_MIN_INTERVAL_MS } from './protocol.js';
+import type { Framebuffer } from './framebuffer.js';
+import type { CaptureFrame, Rect } from '../../shared/capture.js';
 import { DamageLog, FIRST_PAINT_WAIT_MS, FirstPaint } from './first-paint.js';
 import { fbNative } from './native.js';
 
@@ -24,6 +26,13 @@ const FB_CHUNK_BYTES = 2 * 1024 * 1024;
  * the tab's picture.
  */
 const CAPTURE_WAIT_FOR_ENCODER_MS = 250;
+
+/**
+ * How soon a give-back that had to skip a slot an encode had pinned is tried again, ms: the
+ * encoder lets go of a frame within one encode (a few ms to tens), and a tab nobody watches any
+ * more captures nothing that would try again, so without it that slot stayed held for good.
+ */
+const RELEASE_RETRY_MS = 100;
 
 export interface CaptureStats { frames: number; skippedNoSlot: number; captureMs: number }
 
@@ -58,6 +67,8 @@ export class HostCapture {
    * slot that once held a big frame would keep holding that much through every smaller one.
    */
   private readonly written: number[];
+  /** Set while a give-back waits to try again a slot an encode had pinned (see RELEASE_RETRY_MS). */
+  private retry: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly ring: FrameRing,
@@ -93,17 +104,25 @@ export class HostCapture {
     if (!fbNative || !this.written.some((b) => b > keep)) return;
     const references = new Set([...this.tabs.values()].map((t) => t.latestSlot));
     let changed = false;
+    let pinned = false;
     for (let s = 0; s < this.ring.slots; s++) {
-      if (this.written[s]! <= keep || references.has(s) || this.ring.get(s, F_HOLDS) !== 0) continue;
+      if (this.written[s]! <= keep || references.has(s)) continue;
+      if (this.ring.get(s, F_HOLDS) !== 0) { pinned = true; continue; }
       if (!this.ring.cas(s, F_STATE, SLOT_FREE, SLOT_WRITING)) continue;
       if (this.ring.get(s, F_HOLDS) === 0) {
         fbNative.release(this.ring.bytes(s, this.written[s]));
         this.written[s] = 0;
         changed = true;
+      } else {
+        pinned = true;
       }
       this.ring.set(s, F_STATE, SLOT_FREE);
     }
     if (changed) this.held(this.heldBytes());
+    if (pinned && !this.retry) {
+      this.retry = setTimeout(() => { this.retry = undefined; this.releaseIdle(this.largestFrameBytes()); }, RELEASE_RETRY_MS);
+      this.retry.unref();
+    }
   }
 
   get(tab: number): TabCapture | undefined { return this.tabs.get(tab); }
@@ -266,5 +285,8 @@ export class HostCapture {
 
   stop(): void {
     for (const tab of [...this.tabs.keys()]) this.unwatch(tab);
+    // After the unwatches: a retry they asked for is not wanted from a stopped capture.
+    clearTimeout(this.retry);
+    this.retry = undefined;
   }
 }

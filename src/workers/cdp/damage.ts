@@ -4,7 +4,7 @@
  * window, so one subscription serves all of a host's tabs.
  */
 import { createRequire } from 'node:module';
-import type { Rect } from './framebuffer.js';
+import type { Rect } from '../../shared/capture.js';
 
 const require = createRequire(import.meta.url);
 

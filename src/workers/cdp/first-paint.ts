@@ -4,7 +4,7 @@
  * counts which of a viewport's pixels were painted since the window was placed, so its first
  * picture is taken only once the window is painted whole.
  */
-import type { Rect } from './framebuffer.js';
+import type { Rect } from '../../shared/capture.js';
 
 /**
  * Longest a placed window's first picture waits for Chromium to paint it whole, ms: past it, the

@@ -24,8 +24,6 @@ const XWD_COLOR_BYTES = 12;
 /** Bytes read to parse the header (its fixed part is 100 bytes plus the window name). */
 const XWD_HEADER_READ = 512;
 
-export interface Rect { x: number; y: number; w: number; h: number }
-
 export class Framebuffer {
   readonly width: number;
   readonly height: number;

@@ -6,7 +6,7 @@
  * person's hand on that display would.
  */
 import { createRequire } from 'node:module';
-import type { Rect } from './framebuffer.js';
+import type { Rect } from '../../shared/capture.js';
 
 const require = createRequire(import.meta.url);
 

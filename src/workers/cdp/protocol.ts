@@ -9,10 +9,6 @@ import type { MessagePort } from 'node:worker_threads';
 /** Capture cadence, ms: damage is coalesced and a viewed tab captured at most once per this. */
 export const CAPTURE_MIN_INTERVAL_MS = 8;
 
-/** Largest viewport a tab is captured at, px: bounds one FrameRing slot (1920×1200×4 = 9.2 MB). */
-export const CAPTURE_MAX_WIDTH = 1920;
-export const CAPTURE_MAX_HEIGHT = 1200;
-
 /**
  * FrameRing slots per host. Each captured tab keeps one as its reference frame, and a frame in
  * flight takes one more while it is written and encoded: the screen holds 12 watched tabs of
@@ -63,9 +59,6 @@ export type FromCdp =
   | { t: 'ring'; heldBytes: number }
   | { t: 'error'; message: string }
   | { t: 'stopped' };
-
-/** cdp worker → encoder, on the frames port: a frame published in FrameRing `slot`. */
-export interface CaptureFrame { t: 'frame'; tab: number; slot: number; seq: number }
 
 /** A capture report to the main thread every this many frames of a tab. */
 export const CAPTURE_REPORT_EVERY = 60;

@@ -6,9 +6,9 @@
  * `visibilityState` visible and requestAnimationFrame at 60 Hz.
  */
 import { ForgeError } from '../../shared/errors.js';
-import { SCREEN_HEIGHT, SCREEN_WIDTH } from './host.js';
+import { SCREEN_HEIGHT, SCREEN_WIDTH } from '../../shared/capture.js';
 import type { CdpConnection } from './connection.js';
-import type { Rect } from './framebuffer.js';
+import type { Rect } from '../../shared/capture.js';
 
 /** Where unwatched windows go: right of the screen, so no part of them is ever painted. */
 export const PARK_LEFT = SCREEN_WIDTH + 64;
@@ -30,6 +30,8 @@ const NEXT_FRAME_WAIT_MS = 250;
  * width by device-metrics emulation, captured from the viewport's left edge.
  */
 export const WINDOW_MIN_VIEWPORT_WIDTH = 500;
+/** How much taller a window is set for a moment when its page did not follow a resize, px: any change makes Chromium resize the page again. */
+const WINDOW_NUDGE_PX = 1;
 /** Gap between tiles, px: a window's shadow or border never bleeds into its neighbour's region. */
 const TILE_GAP = 8;
 
@@ -137,20 +139,27 @@ export class WindowPlacer {
     // Measure the real viewport: a narrow layout from an earlier placement is emulation, not the window.
     await this.cdp.send('Emulation.clearDeviceMetricsOverride', {}, sessionId).catch(() => undefined);
     const { windowId, bounds } = await this.windowOf(targetId);
+    let was: { w: number; h: number } | undefined;
     if (!this.emulated.delete(targetId) && bounds.width > 0) {
       // Learn this host's chrome from the window as it is before moving anything (not from a
       // page whose narrow layout was emulated: it may report that layout a while yet).
       const vp = await this.viewportSize(sessionId);
-      if (vp.w > 0) this.learnChrome(bounds, vp);
+      if (vp.w > 0) { this.learnChrome(bounds, vp); was = vp; }
     }
+    let last = '';
+    let stuck = false;
     for (let attempt = 0; attempt < 3; attempt++) {
       const outerW = w + this.chrome.left + this.chrome.right;
       const outerH = h + this.chrome.top + this.chrome.bottom;
       const tile = this.tiles.place(targetId, outerW, outerH);
       await this.cdp.send('Browser.setWindowBounds', { windowId, bounds: { windowState: 'normal' } }).catch(() => undefined);
+      // The window took the size and its page kept another: the same bounds again would change
+      // nothing Chromium can see, so the window goes a pixel taller first and the page is resized anew.
+      if (stuck) await this.cdp.send('Browser.setWindowBounds', { windowId, bounds: { left: tile.x, top: tile.y, width: outerW, height: outerH + WINDOW_NUDGE_PX } });
       await this.cdp.send('Browser.setWindowBounds', { windowId, bounds: { left: tile.x, top: tile.y, width: outerW, height: outerH } });
       // The move and the resize reach Chromium's window, then the page, a while apart on a busy host.
       const { vp: got, bounds: now } = await this.settleAt(targetId, sessionId, w, h, tile);
+      last = `the page stayed ${got.w}x${got.h} in a ${now.width}x${now.height} window at ${now.left},${now.top}, asked ${outerW}x${outerH} at ${tile.x},${tile.y}`;
       if (got.w === w && got.h === h && now.left === tile.x && now.top === tile.y) {
         this.learnChrome(now, got);
         const moved = now.left !== bounds.left || now.top !== bounds.top || now.width !== bounds.width || now.height !== bounds.height;
@@ -161,11 +170,17 @@ export class WindowPlacer {
       if (now.width === outerW && now.height === outerH) {
         await new Promise((r) => setTimeout(r, RESIZE_STABLE_MS));
         const again = await this.viewportSize(sessionId);
-        if (again.w === got.w && again.h === got.h) this.learnChrome(now, got);
+        if (again.w === got.w && again.h === got.h) {
+          // A page wider or taller than its window, or still at its size before a real resize, never
+          // followed the window: chrome is never negative, and never what a resize left unchanged.
+          const unmoved = was !== undefined && got.w === was.w && got.h === was.h && (bounds.width !== now.width || bounds.height !== now.height);
+          stuck = unmoved || got.w > now.width || got.h > now.height;
+          if (!stuck) this.learnChrome(now, got);
+        }
       }
     }
     this.tiles.free(targetId);
-    throw new ForgeError('bad_request', `the tab's window could not be sized to a ${w}x${h} viewport (smaller than the browser's smallest window?)`);
+    throw new ForgeError('bad_request', `the tab's window could not be sized to a ${w}x${h} viewport: ${last}`);
   }
 
   private learnChrome(b: Bounds, vp: { w: number; h: number }): void {

@@ -12,7 +12,8 @@ import { Framebuffer } from './framebuffer.js';
 import { HostCapture } from './capture.js';
 import { WindowPlacer } from './windows.js';
 import { PopupWindows } from './popups.js';
-import { CAPTURE_MAX_HEIGHT, CAPTURE_MAX_WIDTH, CAPTURE_REPORT_EVERY, type CdpWorkerData, type FromCdp, type ToCdp } from './protocol.js';
+import { CAPTURE_REPORT_EVERY, type CdpWorkerData, type FromCdp, type ToCdp } from './protocol.js';
+import { CAPTURE_MAX_HEIGHT, CAPTURE_MAX_WIDTH } from '../../shared/capture.js';
 
 const data = workerData as CdpWorkerData;
 const port = parentPort!;

@@ -6,8 +6,8 @@
  */
 import { F_BASE_SEQ, F_H, F_W, type FrameRing, type Band } from '../../shared/ring.js';
 import { FRAME_FLAG_KEYFRAME, FRAME_FLAG_PATCH } from '../../shared/protocol.js';
-import { bandShare, joinBands } from '../cdp/bands.js';
-import type { CaptureFrame } from '../cdp/protocol.js';
+import { bandShare, joinBands } from '../../shared/bands.js';
+import type { CaptureFrame } from '../../shared/capture.js';
 import type { EncodeTask } from './webp.js';
 import { KEYFRAME_SHARE } from './protocol.js';
 

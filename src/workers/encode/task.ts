@@ -4,7 +4,7 @@
  */
 import { workerData } from 'node:worker_threads';
 import { FrameRing } from '../../shared/ring.js';
-import { CAPTURE_MAX_HEIGHT, CAPTURE_MAX_WIDTH } from '../cdp/protocol.js';
+import { CAPTURE_MAX_HEIGHT, CAPTURE_MAX_WIDTH } from '../../shared/capture.js';
 import { encodeRect, type EncodeTask } from './webp.js';
 
 const { frameRing, frameRingSlots } = workerData as { frameRing: SharedArrayBuffer; frameRingSlots: number };

@@ -8,7 +8,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { fileURLToPath } from 'node:url';
 import { FrameRing, WebpRing } from '../../shared/ring.js';
 import { FRAME_HEADER_BYTES, FRAME_KIND_BROWSER, writeFrameHeader } from '../../shared/protocol.js';
-import { CAPTURE_MAX_HEIGHT, CAPTURE_MAX_WIDTH, type CaptureFrame } from '../cdp/protocol.js';
+import { CAPTURE_MAX_HEIGHT, CAPTURE_MAX_WIDTH, type CaptureFrame } from '../../shared/capture.js';
 import { EncodeQueue, type EncodeFn, type EncodeJob } from './queue.js';
 import { encodeRect, encodeRectNative } from './webp.js';
 import { webpNative, webpNativeMissing } from './native.js';

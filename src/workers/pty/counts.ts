@@ -8,6 +8,10 @@
  *
  * The PTY's reads may cut a sequence anywhere: a sequence still open at a read's end waits for the
  * next read (at most CARRY_MAX_BYTES; a longer one is no count sequence and passes as it is).
+ *
+ * This clamp reads bytes, not the parser's state, so some counts pass it (a control inside the
+ * count, a C1 introducer): the parsers themselves bound every count as they read it
+ * (src/shared/term-repeats.ts), in the screen model and in the web client.
  */
 
 /** Largest count kept for the line and scroll sequences: past any screen's rows (TERM_ROWS_MAX is 300). */

@@ -80,6 +80,10 @@ export type FromPty =
   | { t: 'answer'; req: number; ok: true; value: unknown }
   | { t: 'answer'; req: number; ok: false; message: string }
   | { t: 'exited'; id: number; code: number; signal: number | null }
+  /** Terminal `id` failed in the screen model (a defect): its shell is killed, the other terminals go on. */
+  | { t: 'failed'; id: number; message: string; stack?: string }
+  /** An exception no handler caught on the pty thread, said to main to log; the thread goes on. */
+  | { t: 'fault'; message: string; stack?: string }
   /** Every shell ended; `left`: those whose exit was not seen by the deadline. */
   | { t: 'stopped'; left: number };
 

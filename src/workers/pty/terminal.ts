@@ -17,6 +17,7 @@ import { PromptMarks } from './marks.js';
 import { readLineModes, secretWanted } from './echo.js';
 import { ModelFeed } from './feed.js';
 import { CountClamp } from './counts.js';
+import { boundRepeats } from '../../shared/term-repeats.js';
 import type { ShellLaunch } from './shell.js';
 
 /** Model backlog that pauses the PTY, bytes: a flood waits in the kernel, not in the server's memory. */
@@ -53,6 +54,12 @@ const { Terminal } = xtermHeadless;
 const { SerializeAddon } = serializeAddon;
 /** Posts to the main thread, or (output and repaints) to the relay's terminal port. */
 type Post = (m: FromPty | PtyToRelay, transfer?: ArrayBuffer[]) => void;
+
+/**
+ * Tests only: a resize to this many columns fails as the screen model's reflow once did (a defect
+ * of the model that only a long random history reproduces). Unset, nothing changes.
+ */
+const MODEL_FAULT_COLS = Number(process.env.FORGE_TEST_MODEL_FAULT_COLS ?? 0);
 
 export class SeatTerminal {
   readonly model: InstanceType<typeof Terminal>;
@@ -99,6 +106,7 @@ export class SeatTerminal {
     this.expectMarks = launch.marks;
     this.model = new Terminal({ cols: spec.cols, rows: spec.rows, scrollback: MODEL_SCROLLBACK_ROWS, allowProposedApi: true });
     useClientWidths(this.model);
+    boundRepeats(this.model);
     this.serializer = new SerializeAddon();
     this.model.loadAddon(this.serializer as never);
     this.feed = new ModelFeed(this.model, MODEL_SCROLLBACK_ROWS);
@@ -135,6 +143,7 @@ export class SeatTerminal {
   resize(cols: number, rows: number): void {
     if (this.exited || (cols === this.model.cols && rows === this.model.rows)) return;
     this.pty.resize(cols, rows);
+    if (MODEL_FAULT_COLS && cols === MODEL_FAULT_COLS) throw new TypeError("Cannot read properties of undefined (reading 'replaceCells')");
     this.model.resize(cols, rows);
     this.sharedRepaint = null;
     this.pushFacts();

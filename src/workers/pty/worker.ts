@@ -22,13 +22,36 @@ const postAny = (m: FromPty | PtyToRelay, transfer?: ArrayBuffer[]): void => {
   else post(m, transfer);
 };
 
+/**
+ * Runs one terminal's step. A step that throws is a defect in that terminal's screen model (its
+ * reflow on a resize once failed after a long random history): that terminal is ended, in words,
+ * and every other terminal on this thread goes on. Left uncaught it ended this thread, and with it
+ * every seat's terminal and, through node-pty's own thread, the server.
+ */
+function guarded(id: number, what: string, step: () => void): void {
+  try {
+    step();
+  } catch (e) {
+    const err = e as Error;
+    post({ t: 'failed', id, message: `its screen model failed on ${what} (${err?.message ?? String(e)})`, ...(err?.stack ? { stack: err.stack } : {}) });
+    terminals.get(id)?.kill('SIGKILL');
+  }
+}
+
+// What no handler caught is said to main, which logs it, and the thread goes on: one terminal's
+// fault must not end every terminal.
+process.on('uncaughtException', (e: Error) => {
+  try { post({ t: 'fault', message: String(e?.message ?? e), ...(e?.stack ? { stack: e.stack } : {}) }); } catch { /* main is gone */ }
+});
+
 function fromRelay(m: RelayToPty): void {
   const term = terminals.get(m.id);
+  if (!term) return;
   switch (m.t) {
-    case 'resize': term?.resize(m.cols, m.rows); break;
-    case 'repaint': term?.repaint(m.viewer); break;
-    case 'viewers': term?.setViewers(m.count); break;
-    case 'flow': term?.setHolderBehind(m.holderBehind); break;
+    case 'resize': guarded(m.id, `a resize to ${m.cols}x${m.rows}`, () => term.resize(m.cols, m.rows)); break;
+    case 'repaint': guarded(m.id, 'a repaint', () => term.repaint(m.viewer)); break;
+    case 'viewers': term.setViewers(m.count); break;
+    case 'flow': term.setHolderBehind(m.holderBehind); break;
   }
 }
 const startup = new ShellStartup();
@@ -95,7 +118,7 @@ port.on('message', (m: ToPty) => {
   }
   const term = terminals.get(m.id);
   switch (m.t) {
-    case 'input': term?.write(m.data); break;
+    case 'input': if (term) guarded(m.id, 'typed input', () => term.write(m.data)); break;
     case 'close': term?.kill(); break;
     case 'keys':
       answer(m.req, () => {

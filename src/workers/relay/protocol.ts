@@ -48,7 +48,7 @@ export type ToRelay =
   /** The state dir's tokens changed: the door now holds these, and closes the sockets of any token gone. */
   | { t: 'tokens'; records: TokenRecord[] }
   /**
-   * A host's frames: the encoder's port and WebpRing (see cdp/pipeline.ts relaySource()). `source`
+   * A host's frames: the encoder's port and WebpRing (see main/browser/host/pipeline.ts relaySource()). `source`
    * is the main thread's name for it; transfer `port`.
    */
   | { t: 'frame_source'; source: number; port: MessagePort; webpRing: SharedArrayBuffer; webpRingSlots: number; webpSlotBytes: number }

@@ -60,7 +60,10 @@ export const FORM_TOOLS: ToolDef[] = [
       // Every field is resolved before any is touched: a stale ref leaves the form as it was. The
       // fields are asked of the page at once (one round trip's wait, not one per field).
       for (const f of fields) if (f.type === 'checkbox' || f.type === 'radio') checked(f);
-      const asked = await Promise.allSettled(fields.map((f) => locate(tab, targetOf(f))));
+      // Every field's name is read before any is asked for: a field that names nothing is refused
+      // before a lookup starts, so no lookup is left running with nobody to hear its answer.
+      const targets = fields.map((f) => targetOf(f));
+      const asked = await Promise.allSettled(targets.map((t) => locate(tab, t)));
       const refused = asked.find((r) => r.status === 'rejected');
       if (refused) throw refused.reason;
       const located = fields.map((f, i) => ({ f, loc: (asked[i] as PromiseFulfilledResult<Awaited<ReturnType<typeof locate>>>).value }));

@@ -19,7 +19,11 @@ export const VIDEO_FPS_DEFAULT = 25;
 export const VIDEO_FPS_MAX = 30;
 /** VP8 quality, 0–100: text stays readable at about 40 KB a frame. */
 const VIDEO_QUALITY = 60;
-/** Frames waiting for their encode at most: past it the encoder is behind and newer frames go (counted). */
+/**
+ * Frames waiting for their encode at most: past it the encoder is behind, and one more frame waits
+ * in a slot of its own, each newer frame taking the place of the one there (counted as dropped), so
+ * the page's last picture is always encoded even when the encoder fell behind as it painted.
+ */
 const ENCODE_BACKLOG_MAX = 8;
 /** The file's bound, bytes: a little under what one session file may be, for the container around the frames. */
 export const VIDEO_MAX_BYTES = SEAT_FILE_MAX_BYTES - 1024 * 1024;
@@ -41,6 +45,8 @@ export class VideoTake {
   private flush?: NodeJS.Timeout;
   private encoding: Promise<void> = Promise.resolve();
   private backlog = 0;
+  /** The newest frame that came while the backlog was full: encoded as soon as a place frees. */
+  private waiting?: { data: string; at: number };
   /** Frames the encoder could not keep up with. */
   dropped = 0;
   /** Why the take stopped keeping frames before it was stopped (the file's bound), or ''. */
@@ -105,7 +111,11 @@ export class VideoTake {
 
   private keep(data: string, at: number): void {
     this.lastAt = at;
-    if (this.backlog >= ENCODE_BACKLOG_MAX) { this.dropped++; return; }
+    if (this.backlog >= ENCODE_BACKLOG_MAX) {
+      if (this.waiting) this.dropped++;
+      this.waiting = { data, at };
+      return;
+    }
     this.backlog++;
     this.encoding = this.encoding.then(async () => {
       try {
@@ -125,6 +135,9 @@ export class VideoTake {
         log.warn({ err: (e as Error).message, tab: this.tab.pageId }, 'a video frame could not be encoded');
       } finally {
         this.backlog--;
+        const w = this.waiting;
+        this.waiting = undefined;
+        if (w) this.keep(w.data, w.at);
       }
     });
   }
@@ -138,7 +151,8 @@ export class VideoTake {
       await within(this.session.send('Page.stopScreencast'), SCREENCAST_STOP_MAX_MS);
       await within(this.session.detach(), SCREENCAST_STOP_MAX_MS);
       if (this.held) { const h = this.held; this.held = undefined; this.keep(h.data, h.at); }
-      await this.encoding;
+      // A frame waiting for a place is chained on as the one before it finishes: wait until none is.
+      for (let e = this.encoding; ; e = this.encoding) { await e; if (e === this.encoding) break; }
       // The last picture shows until the take's end: a player's last frame lasts to the file's duration.
       const last = this.frames.at(-1);
       if (last && durationMs - last.atMs > 1) this.frames.push({ vp8: last.vp8, atMs: durationMs - 1 });

@@ -5,12 +5,13 @@
  */
 import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
 import { fileURLToPath } from 'node:url';
-import { FrameRing, WebpRing } from '../../shared/ring.js';
-import { ForgeError } from '../../shared/errors.js';
+import { FrameRing, WebpRing } from '../../../shared/ring.js';
+import { ForgeError } from '../../../shared/errors.js';
 import type { BrowserHost } from './host.js';
-import { CAPTURE_MAX_HEIGHT, CAPTURE_MAX_WIDTH, FRAME_RING_SLOTS, type CdpWorkerData, type FromCdp, type ToCdp } from './protocol.js';
-import { DEFAULT_ENCODE_MODE, WEBP_RING_SLOTS, WEBP_SLOT_BYTES, type EncodeMode, type EncodeReady, type EncodeStats, type EncodeWorkerData, type FromEncode } from '../encode/protocol.js';
-import type { Rect } from './framebuffer.js';
+import { FRAME_RING_SLOTS, type CdpWorkerData, type FromCdp, type ToCdp } from '../../../workers/cdp/protocol.js';
+import { CAPTURE_MAX_HEIGHT, CAPTURE_MAX_WIDTH } from '../../../shared/capture.js';
+import { DEFAULT_ENCODE_MODE, WEBP_RING_SLOTS, WEBP_SLOT_BYTES, type EncodeMode, type EncodeReady, type EncodeStats, type EncodeWorkerData, type FromEncode } from '../../../workers/encode/protocol.js';
+import type { Rect } from '../../../shared/capture.js';
 
 /** Bound on one capture request (window placement and resize included), ms. */
 const CAPTURE_REQUEST_TIMEOUT_MS = 10_000;
@@ -93,7 +94,7 @@ export class FramePipeline {
     const frames = new MessageChannel();
     const relay = new MessageChannel();
     const here = (p: string): string => fileURLToPath(new URL(p, import.meta.url));
-    const encoder = new Worker(here('../encode/worker.js'), {
+    const encoder = new Worker(here('../../../workers/encode/worker.js'), {
       workerData: {
         frameRing: frameRing.sab, frameRingSlots: FRAME_RING_SLOTS,
         webpRing: webpRing.sab, webpRingSlots: WEBP_RING_SLOTS, webpSlotBytes: WEBP_SLOT_BYTES,
@@ -101,7 +102,7 @@ export class FramePipeline {
       } satisfies EncodeWorkerData,
       transferList: [frames.port2, relay.port1],
     });
-    const cdp = new Worker(here('./worker.js'), {
+    const cdp = new Worker(here('../../../workers/cdp/worker.js'), {
       workerData: {
         wsEndpoint: host.wsEndpoint, display: host.display, fbDir: host.fbDir,
         frameRing: frameRing.sab, frameRingSlots: FRAME_RING_SLOTS, frames: frames.port1,

@@ -11,8 +11,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync, existsSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { ForgeError, displayExitedSentence, hostExitedSentence } from '../../shared/errors.js';
-import { HOST_START_TIMEOUT_MS } from '../../shared/limits.js';
+import { ForgeError, displayExitedSentence, hostExitedSentence } from '../../../shared/errors.js';
+import { HOST_START_TIMEOUT_MS } from '../../../shared/limits.js';
+import { SCREEN_HEIGHT, SCREEN_WIDTH } from '../../../shared/capture.js';
 import { AudioSink } from './audio-sink.js';
 import { SOUND_EXTENSION_ID, writeSoundExtension } from './sound-extension.js';
 import { makeHostTmp, removeHostTmp } from './host-tmp.js';
@@ -20,16 +21,6 @@ import { makeHostTmp, removeHostTmp } from './host-tmp.js';
 export const CHROMIUM_BINARY = process.env.FORGE_CHROMIUM ?? '/usr/lib/chromium/chromium';
 export const XVFB_BINARY = '/usr/bin/Xvfb';
 export const SETPRIV_BINARY = '/usr/bin/setpriv';
-
-/**
- * Xvfb screen, px: large enough to tile one window per watched tab side by side (no window
- * covers another): 3 columns by 4 rows of 1280x720 tabs (807 px tall with their window's
- * chrome) and the tiles' 8 px gaps, 12 watched at once (3840x2400 held 2 by 2, fewer than
- * `bench tabs-watched`'s 8). Its framebuffer is 3872 x 3264 x 4 bytes, resident only where
- * windows have drawn.
- */
-export const SCREEN_WIDTH = 3872;
-export const SCREEN_HEIGHT = 3264;
 
 /** Framebuffer directories are named after the server's pid, so a later server can sweep a dead one's. */
 const FB_DIR_PREFIX = '/dev/shm/forge-fb-';

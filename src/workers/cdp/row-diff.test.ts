@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { BAND_JOIN_GAP_ROWS, DAMAGE_MAX_RECTS, PATCH_GRID_PX, addDamage, changedColumns, gridBands, joinBands, writeDamage } from './bands.js';
+import { BAND_JOIN_GAP_ROWS, DAMAGE_MAX_RECTS, PATCH_GRID_PX, addDamage, gridBands, joinBands } from '../../shared/bands.js';
+import { changedColumns, writeDamage } from './row-diff.js';
 import { fbNative, nativeMissing } from './native.js';
 import { FRAME_MAX_BANDS } from '../../shared/ring.js';
 
