@@ -7,6 +7,8 @@ export default defineConfig({
     fileParallelism: false,
     testTimeout: 60_000,
     hookTimeout: 60_000,
+    // A poll waits for what a user would wait for on a busy two-core machine (vitest's default is 1 s).
+    expect: { poll: { timeout: 10_000 } },
     globalSetup: ['test/global-setup.ts'],
   },
 });

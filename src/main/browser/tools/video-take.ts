@@ -142,23 +142,33 @@ export class VideoTake {
     });
   }
 
-  /** Ends the take once: the screencast stops, the frames in hand are encoded, and the file is made. */
+  /** Ends the take once: the page as it is now is its last frame, the screencast stops, the frames in hand are encoded, and the file is made. */
   end(): Promise<Buffer> {
     this.ended ??= (async () => {
       clearTimeout(this.flush);
-      const durationMs = Math.max(1, this.elapsedMs());
-      this.durationMs = durationMs;
+      if (this.held) { const h = this.held; this.held = undefined; this.keep(h.data, h.at); }
+      // The page as it is at the stop: a screencast frame still on its way (a busy machine's
+      // compositor sends them late) would be lost with the screencast, and with it the end of the take.
+      const now = (await within(this.session.send('Page.captureScreenshot', { format: 'jpeg', quality: 90 }), SCREENCAST_STOP_MAX_MS)) as { data?: string } | undefined;
+      const nowAt = this.elapsedMs();
       await within(this.session.send('Page.stopScreencast'), SCREENCAST_STOP_MAX_MS);
       await within(this.session.detach(), SCREENCAST_STOP_MAX_MS);
-      if (this.held) { const h = this.held; this.held = undefined; this.keep(h.data, h.at); }
-      // A frame waiting for a place is chained on as the one before it finishes: wait until none is.
-      for (let e = this.encoding; ; e = this.encoding) { await e; if (e === this.encoding) break; }
+      // The frames in hand first, so the stop's picture takes no waiting frame's place.
+      await this.drained();
+      if (now?.data && !this.cut) { this.keep(now.data, Math.max(nowAt, this.lastAt + 1)); await this.drained(); }
+      const durationMs = Math.max(1, nowAt, this.lastAt + 1);
+      this.durationMs = durationMs;
       // The last picture shows until the take's end: a player's last frame lasts to the file's duration.
       const last = this.frames.at(-1);
       if (last && durationMs - last.atMs > 1) this.frames.push({ vp8: last.vp8, atMs: durationMs - 1 });
       return webmOf(this.frames, VIDEO_WIDTH, VIDEO_HEIGHT, durationMs, this.chapters);
     })();
     return this.ended;
+  }
+
+  /** Resolves once no frame waits for its encode: a frame waiting for a place is chained on as the one before it finishes. */
+  private async drained(): Promise<void> {
+    for (let e = this.encoding; ; e = this.encoding) { await e; if (e === this.encoding) break; }
   }
 
   get frameCount(): number { return this.frames.length; }
