@@ -72,6 +72,13 @@ export const SHELL_HANGUP_GRACE_MS = 1000;
 /** How long a killed shell's exit may take to be seen, ms: node-pty reports it once the PTY's last read is done (it waits up to 200 ms for that). */
 export const SHELL_KILL_GRACE_MS = 1000;
 
+/** Hangs up a closed terminal's shell, and kills it if it has not exited within the grace: a closed terminal's shell never runs on. */
+function hangUp(term: SeatTerminal): void {
+  term.kill('SIGHUP');
+  const late = setTimeout(() => term.kill('SIGKILL'), SHELL_HANGUP_GRACE_MS);
+  void term.gone.then(() => clearTimeout(late));
+}
+
 function allGone(ms: number): Promise<void> {
   const gone = Promise.all([...terminals.values()].map((t) => t.gone)).then(() => undefined);
   return Promise.race([gone, new Promise<void>((r) => setTimeout(r, ms))]);
@@ -119,7 +126,7 @@ port.on('message', (m: ToPty) => {
   const term = terminals.get(m.id);
   switch (m.t) {
     case 'input': if (term) guarded(m.id, 'typed input', () => term.write(m.data)); break;
-    case 'close': term?.kill(); break;
+    case 'close': if (term) hangUp(term); break;
     case 'keys':
       answer(m.req, () => {
         if (!term) gone(m.id);
