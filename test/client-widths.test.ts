@@ -8,7 +8,7 @@ import { describe, expect } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import type { RunningServer, Agent } from './helpers/server.js';
 import type { PageServer } from './helpers/pages.js';
-import { LAYOUT_MIN_HEIGHT } from '../src/main/browser/viewing.js';
+import { LAYOUT_MIN_HEIGHT } from '../src/main/browser/viewing/layout.js';
 import { CAPTURE_MAX_WIDTH } from '../src/shared/capture.js';
 import { DESKTOP, PHONE_393, PHONE_430, TABLET, picturePoint, pictureFitsBox, showFirstTab as showTab, takeControl, type ClientPage, type ClientSize } from './helpers/client-page.js';
 import { forgeTest } from './fixtures.js';

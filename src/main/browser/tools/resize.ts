@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { ForgeError } from '../../../shared/errors.js';
 import { onTab, pageState, type ToolDef } from '../tools.js';
 import { WINDOW_MIN_VIEWPORT_WIDTH } from '../../../workers/cdp/windows.js';
-import { LAYOUT_MIN_HEIGHT, LAYOUT_MIN_WIDTH, SURFACE_MAX_PX } from '../viewing.js';
+import { LAYOUT_MIN_HEIGHT, LAYOUT_MIN_WIDTH, SURFACE_MAX_PX } from '../viewing/layout.js';
 import { recordingTab } from './video.js';
 
 /** How long the page may take to report its new size, ms. */
