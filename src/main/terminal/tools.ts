@@ -13,8 +13,19 @@ import type { SessionContext } from '../mcp/context.js';
 import { ForgeError, isForgeError } from '../../shared/errors.js';
 import { TERM_STATE } from '../../shared/terminal.js';
 import type { RunResult, ScreenRead, WaitResult } from '../../workers/pty/protocol.js';
-import type { TerminalSurface } from './surface.js';
+import type { PtyLink } from './pty-link.js';
 import type { TerminalRecord } from './record.js';
+
+/** What the terminal tools need of the terminal surface: the seat's terminal, its shell, and the pushes its viewers get. */
+export interface TerminalToolHost {
+  readonly pty: PtyLink;
+  forSeat(seat: string): TerminalRecord | undefined;
+  /** The seat's terminal, its shell started when none runs. */
+  ensure(seat: string): Promise<TerminalRecord>;
+  close(r: TerminalRecord, message: string): void;
+  pushState(r: TerminalRecord, notices?: Map<number, string>): void;
+  setHolder(r: TerminalRecord, holder: number | null, lostNotice: string): void;
+}
 
 /** Default bound on terminal__run and terminal__wait, ms: long enough for a build step, short enough to hear back. */
 export const TERMINAL_CALL_TIMEOUT_DEFAULT_MS = 30_000;
@@ -49,7 +60,7 @@ function personHolds(r: TerminalRecord): void {
 
 const timeout = z.number().int().positive().max(TERMINAL_CALL_TIMEOUT_MAX_MS).optional();
 
-export function registerTerminalTools(s: TerminalSurface, server: McpServer, sctx: SessionContext): void {
+export function registerTerminalTools(s: TerminalToolHost, server: McpServer, sctx: SessionContext): void {
   const seat = sctx.seat.key;
   const open = async (): Promise<TerminalRecord> => {
     const r = await s.ensure(seat);

@@ -14,8 +14,27 @@ import { seatAllowed, viewerMayDo } from '../../shared/grants.js';
 import {
   TERM_COLS_MAX, TERM_COLS_MIN, TERM_ROWS_MAX, TERM_ROWS_MIN, TERM_STATE,
 } from '../../shared/terminal.js';
-import type { TerminalSurface } from './surface.js';
+import type { PtyLink } from './pty-link.js';
 import type { TerminalRecord } from './record.js';
+
+/** What the viewers' terminal messages need of the terminal surface: its terminals, their viewers and the pushes those get. */
+export interface TerminalViewerHost {
+  readonly pty: PtyLink;
+  /** The terminal by id; refused in words when none is open. */
+  get(id: number): TerminalRecord;
+  all(): TerminalRecord[];
+  forSeat(seat: string): TerminalRecord | undefined;
+  /** Whether an agent's MCP session holds the seat now: a person may start its terminal. */
+  seatHasSession(seat: string): boolean;
+  ensure(seat: string, cols?: number, rows?: number): Promise<TerminalRecord>;
+  addViewer(r: TerminalRecord, viewer: number): void;
+  removeViewer(r: TerminalRecord, viewer: number): void;
+  requestRepaint(r: TerminalRecord, viewer: number): void;
+  resize(r: TerminalRecord, cols: number, rows: number): void;
+  setHolder(r: TerminalRecord, holder: number | null, lostNotice: string): void;
+  /** The strip's terminal rows, to one viewer or to all. */
+  pushRows(to?: number): void;
+}
 
 function int(v: unknown, min: number, max: number, what: string): number {
   if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max) {
@@ -28,19 +47,19 @@ function int(v: unknown, min: number, max: number, what: string): number {
 type Loose = { t: string; [k: string]: unknown };
 
 /** A terminal this viewer's credential covers: of its org, and of a seat its token names. */
-function coveredTerm(s: TerminalSurface, viewer: ViewerInfo, msg: Loose): TerminalRecord {
+function coveredTerm(s: TerminalViewerHost, viewer: ViewerInfo, msg: Loose): TerminalRecord {
   const r = s.get(int(msg.term, 1, 2 ** 32 - 1, 'term'));
   if (parseSeat(r.seat).org !== viewer.org || !seatAllowed(viewer.grant, r.seat)) throw new ForgeError('terminal', `terminal ${r.number} is not open`);
   return r;
 }
 
-function termOf(s: TerminalSurface, viewer: ViewerInfo, msg: Loose): TerminalRecord {
+function termOf(s: TerminalViewerHost, viewer: ViewerInfo, msg: Loose): TerminalRecord {
   const r = coveredTerm(s, viewer, msg);
   if (!r.viewers.has(viewer.id)) throw new ForgeError('terminal', `this client is not attached to terminal ${r.number}; attach first`);
   return r;
 }
 
-export function attachTerminalViewers(s: TerminalSurface, viewerHub: ViewerHub): void {
+export function attachTerminalViewers(s: TerminalViewerHost, viewerHub: ViewerHub): void {
   const hub = { on: (kind: string, h: (v: ViewerInfo, m: Loose) => void | Promise<void>) => viewerHub.on(kind, (v, m: ClientMessage) => h(v, m as Loose)), onClose: viewerHub.onClose.bind(viewerHub) };
   hub.on('term_attach', async (viewer, msg) => {
     const seat = parseSeat(typeof msg.seat === 'string' ? msg.seat : '');
@@ -132,6 +151,6 @@ export function attachTerminalViewers(s: TerminalSurface, viewerHub: ViewerHub):
   });
 }
 
-function viewerTerminals(s: TerminalSurface, viewer: number): number[] {
+function viewerTerminals(s: TerminalViewerHost, viewer: number): number[] {
   return s.all().filter((r) => r.viewers.has(viewer)).map((r) => r.id);
 }
