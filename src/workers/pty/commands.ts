@@ -116,7 +116,8 @@ export async function wait(term: SeatTerminal, untilWhat: 'done' | 'text', text:
   }
   await ready(term);
   if (term.marks.seen) {
-    const done = await until(term, () => !term.marks.running && !term.running, deadline);
+    // A line just sent whose command the shell has not yet marked as started is still to run.
+    const done = await until(term, () => !term.marks.running && !term.marks.starting() && !term.running, deadline);
     await term.settled();
     return { done, source: 'osc133', exit_code: done ? term.marks.lastDone?.exit ?? null : null, ...(done ? {} : { timed_out: true }) };
   }

@@ -9,6 +9,14 @@ import { textBetween } from './screen.js';
 /** Output kept from one command, characters: the tail is kept, the agent is told it was cut. */
 export const COMMAND_OUTPUT_MAX_CHARS = 100_000;
 
+/**
+ * How long a line sent to the shell at its prompt counts as a command about to start, ms, until
+ * the shell marks its start (C) or a new prompt (A). A busy machine's shell may take a second to
+ * read the line, and a wait for "done" in that gap must not answer for the command before it; a
+ * line the shell does not run at once (a continuation prompt) stops counting past it.
+ */
+export const COMMAND_START_GRACE_MS = 3_000;
+
 export interface CommandDone { exit: number | null; output: string; cut: boolean }
 
 export class PromptMarks {
@@ -19,6 +27,8 @@ export class PromptMarks {
   /** Completed commands so far; a waiter compares counts, so no D is missed between checks. */
   doneCount = 0;
   lastDone: CommandDone | null = null;
+  /** When a line was last sent at the prompt whose command has not started yet (0: none). */
+  private submittedAt = 0;
   private outputStart: { marker: IMarker; col: number } | null = null;
   private listeners: Array<() => void> = [];
 
@@ -35,10 +45,21 @@ export class PromptMarks {
     return () => { this.listeners = this.listeners.filter((l) => l !== cb); };
   }
 
+  /** A line (its Enter) was sent to the shell: at a marked prompt, its command is about to start. */
+  submitted(now = Date.now()): void {
+    if (this.seen && !this.running) this.submittedAt = now;
+  }
+
+  /** A line sent at the prompt has not started its command yet, within COMMAND_START_GRACE_MS. */
+  starting(now = Date.now()): boolean {
+    return this.submittedAt > 0 && now - this.submittedAt < COMMAND_START_GRACE_MS;
+  }
+
   private onMark(data: string): void {
     const [kind, ...rest] = data.split(';');
     const buf = this.model.buffer.active;
     this.seen = true;
+    if (kind === 'C' || kind === 'A') this.submittedAt = 0;
     if (kind === 'C') {
       this.running = true;
       this.outputStart?.marker.dispose();

@@ -135,7 +135,9 @@ export class SeatTerminal {
   get pid(): number { return this.pty.pid; }
 
   write(data: string): void {
-    if (!this.exited) this.pty.write(data);
+    if (this.exited) return;
+    if (/[\r\n]/.test(data)) this.marks.submitted();
+    this.pty.write(data);
   }
 
   get appCursor(): boolean { return this.model.modes.applicationCursorKeysMode; }
