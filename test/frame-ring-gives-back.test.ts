@@ -33,8 +33,10 @@ describe('the raw frame ring of a watched tab', () => {
     viewer.send({ t: 'resize', ...SMALL });
     const small = (): number => viewer.frames.filter((f) => f.frameW === SMALL.w && f.frameH === SMALL.h).length;
     await expect.poll(small, { timeout: 15_000 }).toBeGreaterThanOrEqual(10);
-    await expect.poll(held, { timeout: 10_000 }).toBeLessThanOrEqual(FRAME_RING_SLOTS * frameBytes(SMALL));
-    expect(await held()).toBeGreaterThan(0);
+    // Frames still flow, so some slot is held, and no more than the small layout's frames. (A
+    // capture restarted at the new size gives back every slot until its first frame is written:
+    // the two hold together once that frame is in.)
+    await expect.poll(held, { timeout: 10_000 }).toSatisfy((b: number) => b > 0 && b <= FRAME_RING_SLOTS * frameBytes(SMALL));
 
     viewer.send({ t: 'detach' });
     await expect.poll(held, { timeout: 10_000 }).toBe(0);

@@ -67,6 +67,8 @@ export class BrowserViewing {
   private controllers = new Map<string, number>();
   /** The layout each captured tab has now, by page id, and the window (CDP target) it was captured from: a rebuilt page has a new one. */
   private layouts = new Map<string, { w: number; h: number; targetId: string; viewport: Rect }>();
+  /** Each tab's layout change in progress, by page id (see relayout). */
+  private relayouts = new Map<string, Promise<void>>();
   /** The watched hosts' frame pipelines, and each shown tab's frame id. */
   private readonly frames: HostFrameSources;
   /** Gestures whose acknowledgement the page never sent within INPUT_ACK_DEADLINE_MS: /metrics shows them. */
@@ -315,7 +317,20 @@ export class BrowserViewing {
     return true;
   }
 
-  private async relayout(tab: Tab): Promise<void> {
+  /**
+   * Lays the tab out at its layout owner's size, one change after another per tab: two asks at
+   * once (a resize beside a role change) restart its capture once, not once each, which would
+   * drop its picture and cost a keyframe for nothing.
+   */
+  private relayout(tab: Tab): Promise<void> {
+    const run = (this.relayouts.get(tab.pageId) ?? Promise.resolve()).then(() => this.layOut(tab));
+    const tail = run.catch(() => undefined);
+    this.relayouts.set(tab.pageId, tail);
+    void tail.then(() => { if (this.relayouts.get(tab.pageId) === tail) this.relayouts.delete(tab.pageId); });
+    return run;
+  }
+
+  private async layOut(tab: Tab): Promise<void> {
     const owner = this.layoutOwner(tab);
     if (!owner?.watch) return;
     const take = this.takes.get(tab.pageId);
