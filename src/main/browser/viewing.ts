@@ -67,8 +67,8 @@ export class BrowserViewing {
   private controllers = new Map<string, number>();
   /** The layout each captured tab has now, by page id, and the window (CDP target) it was captured from: a rebuilt page has a new one. */
   private layouts = new Map<string, { w: number; h: number; targetId: string; viewport: Rect }>();
-  /** Each tab's layout change in progress, by page id (see relayout). */
-  private relayouts = new Map<string, Promise<void>>();
+  /** Each tab's latest layout change (see relayout); a closed tab's goes with it. */
+  private relayouts = new WeakMap<Tab, Promise<void>>();
   /** The watched hosts' frame pipelines, and each shown tab's frame id. */
   private readonly frames: HostFrameSources;
   /** Gestures whose acknowledgement the page never sent within INPUT_ACK_DEADLINE_MS: /metrics shows them. */
@@ -323,10 +323,8 @@ export class BrowserViewing {
    * drop its picture and cost a keyframe for nothing.
    */
   private relayout(tab: Tab): Promise<void> {
-    const run = (this.relayouts.get(tab.pageId) ?? Promise.resolve()).then(() => this.layOut(tab));
-    const tail = run.catch(() => undefined);
-    this.relayouts.set(tab.pageId, tail);
-    void tail.then(() => { if (this.relayouts.get(tab.pageId) === tail) this.relayouts.delete(tab.pageId); });
+    const run = (this.relayouts.get(tab) ?? Promise.resolve()).then(() => this.layOut(tab));
+    this.relayouts.set(tab, run.catch(() => undefined));
     return run;
   }
 

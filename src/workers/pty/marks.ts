@@ -46,13 +46,13 @@ export class PromptMarks {
   }
 
   /** A line (its Enter) was sent to the shell: at a marked prompt, its command is about to start. */
-  submitted(now = Date.now()): void {
-    if (this.seen && !this.running) this.submittedAt = now;
+  submitted(): void {
+    if (this.seen && !this.running) this.submittedAt = Date.now();
   }
 
   /** A line sent at the prompt has not started its command yet, within COMMAND_START_GRACE_MS. */
-  starting(now = Date.now()): boolean {
-    return this.submittedAt > 0 && now - this.submittedAt < COMMAND_START_GRACE_MS;
+  starting(): boolean {
+    return this.submittedAt > 0 && Date.now() - this.submittedAt < COMMAND_START_GRACE_MS;
   }
 
   private onMark(data: string): void {
