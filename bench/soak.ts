@@ -9,6 +9,14 @@
  * least-squares fit over the samples after the first minute (the heap's warm-up) gives. Beside it,
  * the same slope of the main thread's JS heap and of its off-heap buffers (from /metrics), so a
  * growing RSS says whether it is the server's own objects or memory the allocator keeps.
+ *
+ * `--heap`: the server runs with its inspector open; every minute its heap is collected and
+ * weighed (`heap_collected_mb_per_hour`, the slope of what it keeps, its garbage left out), and
+ * a third of the way in (at least past the warm-up, so the browser driver's bounded records have
+ * mostly filled) and again at the end, with the load still connected, it is counted by
+ * constructor (`heap_top`, what grew): a leak shows by name. A collection pauses the main thread
+ * (a fraction of a second); a count can pause it for a minute on a loaded machine (a call can
+ * time out meanwhile, an error the pause made) and its serializing raises the RSS once.
  */
 import { parseArgs } from 'node:util';
 import WebSocket from 'ws';
@@ -17,6 +25,7 @@ import { decodeControl, encodeControl, FRAME_KIND_TERMINAL } from '../src/shared
 import { readTermHeader } from '../src/shared/terminal.js';
 import { agentClient, rssMb, startServer, type ForgeServer } from './fuzz/server.js';
 import { servePages } from './fuzz/scene.js';
+import { growth, Inspector, inspectorUrl, type HeapCensus } from './fuzz/inspector.js';
 
 const DEFAULT_MINUTES = 3;
 /** Agents driving pages at once. */
@@ -36,6 +45,10 @@ const GESTURES_PER_SECOND = 20;
 /** Bound on one tool call, ms: a flood of 20 MB takes seconds; past this the call failed. */
 const CALL_TIMEOUT_MS = 180_000;
 const TERM_SEAT = 'default/soak/term';
+/** With --heap, how often the server's heap is collected and weighed, ms. */
+const HEAP_SAMPLE_MS = 60_000;
+/** With --heap, constructors shown by growth. */
+const HEAP_TOP = 12;
 
 const say = (s: string): void => { process.stderr.write(`soak: ${s}\n`); };
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
@@ -140,9 +153,13 @@ async function processMemory(server: ForgeServer): Promise<{ heap: number; exter
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { minutes: { type: 'string' }, json: { type: 'boolean' } } });
+  const { values } = parseArgs({ options: { minutes: { type: 'string' }, json: { type: 'boolean' }, heap: { type: 'boolean' } } });
   const minutes = Number(values.minutes ?? DEFAULT_MINUTES);
-  const server = await startServer({ shell: 'bash', stopOnSignal: true });
+  const server = await startServer({ shell: 'bash', stopOnSignal: true, inspect: values.heap });
+  const inspector = values.heap ? await Inspector.open(inspectorUrl(server)) : undefined;
+  const collected: Array<[number, number]> = [];
+  let censusStart: HeapCensus | undefined;
+  let censusEnd: HeapCensus | undefined;
   const pages = await servePages();
   const t = new Tally();
   const samples: Array<[number, number]> = [];
@@ -188,10 +205,25 @@ async function main(): Promise<void> {
         if (out && !out.includes('flood-done')) t.error(`a flood ended without its mark: ${out.slice(-200)}`);
       }
     })();
+    const weigh = inspector && (async () => {
+      await sleep(Math.max(WARMUP_MS, (end - t0) / 3));
+      censusStart = await inspector.snapshot();
+      say(`heap a third of the way in, counted: ${(censusStart.total / 1e6).toFixed(1)} MB`);
+      while (!over()) {
+        collected.push([Date.now() - t0, await inspector.collectedHeapMb()]);
+        await sleep(Math.min(HEAP_SAMPLE_MS, Math.max(0, end - Date.now())));
+      }
+    })();
     const progress = setInterval(() => say(`${((Date.now() - t0) / 60_000).toFixed(1)} min: ${t.calls} calls, ${t.errors} errors, rss ${rssMb(server.pid).toFixed(0)} MB, heap ${(heap.at(-1)?.[1] ?? 0).toFixed(0)} MB, external ${(external.at(-1)?.[1] ?? 0).toFixed(0)} MB`), 30_000);
-    await Promise.all([...agents.map((a) => agentLoop(t, a, pages.base, over)), drive, flood]);
+    await Promise.all([...agents.map((a) => agentLoop(t, a, pages.base, over)), drive, flood, weigh]);
     clearInterval(progress);
     clearInterval(sampler);
+    if (inspector) {
+      collected.push([Date.now() - t0, await inspector.collectedHeapMb()]);
+      censusEnd = await inspector.snapshot();
+      say(`heap at the end, counted: ${(censusEnd.total / 1e6).toFixed(1)} MB`);
+      inspector.close();
+    }
     for (const v of [...viewers, ...termViewers]) v.stop();
     await Promise.all([...agents, termAgent].map((a) => a.close().catch(() => undefined)));
   } finally {
@@ -204,9 +236,17 @@ async function main(): Promise<void> {
     const line = {
       minutes, calls: t.calls, errors: t.errors, rss_mb_start: Math.round(rssStart), rss_mb_end: Math.round(rssEnd), rss_mb_per_hour: Math.round(slopePerHour(warm(samples))),
       heap_mb_end: Math.round(heap.at(-1)?.[1] ?? 0), heap_mb_per_hour: Math.round(slopePerHour(warm(heap))), external_mb_per_hour: Math.round(slopePerHour(warm(external))),
+      ...(values.heap ? {
+        heap_collected_mb: collected.map(([, mb]) => Math.round(mb * 10) / 10), heap_collected_mb_per_hour: Math.round(slopePerHour(collected)),
+        heap_top: censusStart && censusEnd ? growth(censusStart, censusEnd, HEAP_TOP) : [],
+      } : {}),
     };
     if (values.json) console.log(JSON.stringify(line));
-    else console.table([line]);
+    else {
+      const { heap_collected_mb: _weighed, heap_top: top, ...figures } = line as typeof line & { heap_collected_mb?: number[]; heap_top?: unknown[] };
+      console.table([figures]);
+      if (top?.length) console.table(top);
+    }
     if (t.errors) process.exitCode = 1;
   }
 }

@@ -43,8 +43,9 @@ export interface ForgeServer {
 /**
  * `shell: 'echo'`: the terminal runs ECHO_SHELL (the fuzzers); `'bash'`: a real shell (the soak).
  * `stopOnSignal`: a driver run from a terminal stops the server when it is interrupted or killed.
+ * `inspect`: the server opens its V8 inspector on a free loopback port (see inspector.ts).
  */
-export async function startServer(opts: { shell: 'echo' | 'bash'; logLevel?: string; stopOnSignal?: boolean }): Promise<ForgeServer> {
+export async function startServer(opts: { shell: 'echo' | 'bash'; logLevel?: string; stopOnSignal?: boolean; inspect?: boolean }): Promise<ForgeServer> {
   const dir = mkdtempSync(join(tmpdir(), 'forge-fuzz-'));
   const stateDir = join(dir, 'state');
   let shell = '/bin/bash';
@@ -55,7 +56,7 @@ export async function startServer(opts: { shell: 'echo' | 'bash'; logLevel?: str
   }
   writeFileSync(join(dir, 'forge.toml'), `[terminal]\nshell = "${shell}"\n`);
   const proc = spawn(process.execPath, ['dist/src/main/cli.js', 'serve', '--state', stateDir, '--port', '0', '--config', join(dir, 'forge.toml')], {
-    stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, FORGE_LOG_LEVEL: opts.logLevel ?? 'warn', HOME: dir },
+    stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, FORGE_LOG_LEVEL: opts.logLevel ?? 'warn', HOME: dir, ...(opts.inspect ? { NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --inspect=127.0.0.1:0`.trim() } : {}) },
   });
   let out = '';
   const keep = (d: Buffer): void => { out = (out + d.toString()).slice(-200_000); };

@@ -6,6 +6,7 @@
 import { ForgeError } from '../../shared/errors.js';
 import type { RunResult, WaitResult } from './protocol.js';
 import type { SeatTerminal } from './terminal.js';
+import { COMMAND_START_GRACE_MS } from './marks.js';
 import { textBetween, screenText } from './screen.js';
 
 /** Output silence that the heuristic reads as "the command is done", ms. */
@@ -62,6 +63,9 @@ function quiet(term: SeatTerminal, since: number): boolean {
 
 export async function run(term: SeatTerminal, command: string, timeoutMs: number): Promise<RunResult> {
   await ready(term);
+  // A line typed just before is a command about to start: it either starts (busy, refused below)
+  // or the shell lets it go (a new prompt, or the grace passes), never a run sent behind it.
+  await until(term, () => !term.marks.starting(), Date.now() + COMMAND_START_GRACE_MS);
   notBusy(term);
   if (/[\r\n]/.test(command.replace(/[\r\n]+$/, ''))) {
     throw new ForgeError('bad_request', 'terminal__run takes one command line; join commands with ";" or "&&", or type them with terminal__write');
