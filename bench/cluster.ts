@@ -149,14 +149,14 @@ try {
   log(`local: ${VIEWERS} viewers on the owning node…`);
   // Two load generators of half the viewers each, as in the remote run: the readers' CPU is the same both ways.
   const localGens: LoadGen[] = [];
-  for (let i = 0; i < 2; i++) localGens.push(await viewersOn(owner, VIEWERS / 2, (id) => ({ t: 'watch', viewer: id, source: TAB, tab: TAB })));
+  for (let i = 0; i < 2; i++) localGens.push(await viewersOn(owner, VIEWERS / 2, (id) => ({ t: 'watch', viewer: id, source: TAB, frame: TAB })));
   const local = (await measure(localGens, [owner])).side;
-  for (const id of owner.opened) owner.post({ t: 'watch', viewer: id, source: TAB, tab: null });
+  for (const id of owner.opened) owner.post({ t: 'watch', viewer: id, source: TAB, frame: null });
 
   log(`remote: ${VIEWERS / 2} viewers on each of two other nodes…`);
   // What the owner's main thread posts when another node's first viewer attaches (cluster/viewer-routing.ts).
-  for (const n of [v1, v2]) owner.post({ t: 'frame_export', node: n.node, source: TAB, tab: TAB, on: true });
-  const gens = await Promise.all([v1, v2].map((n) => viewersOn(n, VIEWERS / 2, (id) => ({ t: 'watch_remote', viewer: id, node: 'owner', tab: TAB }))));
+  for (const n of [v1, v2]) owner.post({ t: 'frame_export', node: n.node, source: TAB, frame: TAB, on: true });
+  const gens = await Promise.all([v1, v2].map((n) => viewersOn(n, VIEWERS / 2, (id) => ({ t: 'watch_remote', viewer: id, node: 'owner', frame: TAB }))));
   const m = await measure(gens, [owner, v1, v2]);
   const remote = m.side;
   replay.stop();

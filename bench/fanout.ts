@@ -30,7 +30,7 @@ async function forgeRun(relay: Relay, frames: Recorded[], viewers: number, slow:
   const already = relay.opened.length;
   const gen = await LoadGen.start(`ws://127.0.0.1:${relay.port}/ws?token=bench-token`, viewers, slow, SECONDS, 'trailer');
   while (relay.opened.length < already + viewers) await sleep(20);
-  for (const id of relay.opened.slice(already)) relay.post({ t: 'watch', viewer: id, source: tab, tab });
+  for (const id of relay.opened.slice(already)) relay.post({ t: 'watch', viewer: id, source: tab, frame: tab });
   replay.start();
   await sleep(1000);
   const s0 = await relay.stats();

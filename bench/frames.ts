@@ -62,7 +62,7 @@ async function forgePath(pipeline: FramePipeline, source: number, page: string):
   await pipeline.capture(targetId, tab, 1280, 720);
   const gen = await LoadGen.start(`ws://127.0.0.1:${relay.port}/ws?token=bench-token`, 1, 0, SECONDS, 'stamp');
   await sleep(200);
-  relay.post({ t: 'watch', viewer: relay.opened[relay.opened.length - 1]!, source, tab });
+  relay.post({ t: 'watch', viewer: relay.opened[relay.opened.length - 1]!, source, frame: tab });
   await sleep(1000); // warm-up: the first keyframe, page faults of fresh ring slots
   const { sessionId } = await cdp.send<{ sessionId: string }>('Target.attachToTarget', { targetId, flatten: true });
   const evaluate = async <T>(expression: string): Promise<T> =>

@@ -12,7 +12,7 @@
  */
 import { Bench } from 'tinybench';
 import { FRAME_FLAG_KEYFRAME } from '../src/shared/protocol.js';
-import { FrameRing, F_BASE_SEQ, F_H, F_SEQ, F_STATE, F_TAB, F_W, SLOT_FREE, SLOT_READY, type Band, type WebpFrame } from '../src/shared/ring.js';
+import { FrameRing, F_BASE_SEQ, F_H, F_SEQ, F_STATE, F_FRAME, F_W, SLOT_FREE, SLOT_READY, type Band, type WebpFrame } from '../src/shared/ring.js';
 import { writeDamage, type Source, type Target } from '../src/workers/cdp/row-diff.js';
 import { Fanout, type ViewerSink } from '../src/workers/relay/fanout.js';
 
@@ -40,7 +40,7 @@ function ringClaimPublish(): void {
   const slot = ring.claim(NOTHING);
   if (slot < 0) throw new Error('the ring had no free slot: a slot was not freed');
   ring.set(slot, F_SEQ, ++ringSeq);
-  ring.set(slot, F_TAB, 1);
+  ring.set(slot, F_FRAME, 1);
   ring.set(slot, F_W, SCREEN_W);
   ring.set(slot, F_H, SCREEN_H);
   ring.set(slot, F_BASE_SEQ, ringSeq - 1);
@@ -74,11 +74,11 @@ const fanout = new Fanout();
 for (let id = 1; id <= VIEWERS; id++) fanout.watch(id, sink, 1);
 const PART = new Uint8Array(2_000);
 let fanSeq = 1;
-fanout.frame({ seq: fanSeq, tab: 1, flags: FRAME_FLAG_KEYFRAME, baseSeq: 0, parts: [PART] } satisfies WebpFrame);
+fanout.frame({ seq: fanSeq, frame: 1, flags: FRAME_FLAG_KEYFRAME, baseSeq: 0, parts: [PART] } satisfies WebpFrame);
 
 function fanoutPatch(): void {
   const seq = fanSeq + 1;
-  fanout.frame({ seq, tab: 1, flags: 0, baseSeq: fanSeq, parts: [PART] });
+  fanout.frame({ seq, frame: 1, flags: 0, baseSeq: fanSeq, parts: [PART] });
   fanSeq = seq;
 }
 

@@ -26,7 +26,7 @@ export async function record(): Promise<Record<'anim' | 'simple', Recorded[]>> {
   const out: Record<string, Recorded[]> = {};
   let sink: Recorded[] = [];
   src.port.on('message', (m: EncodedFrame) => {
-    const f = ring.take(m.slot, m.tab, m.seq);
+    const f = ring.take(m.slot, m.frame, m.seq);
     if (!f) return;
     if (sink.length < RECORD_FRAMES) sink.push({ flags: f.flags, parts: f.parts.map((p) => new Uint8Array(p)) });
     ring.done(m.slot);

@@ -31,7 +31,7 @@ export class Replayer {
     const withTrailer = (r: Recorded): Recorded => ({ flags: r.flags, parts: r.parts.map((p) => { const q = new Uint8Array(p.byteLength + TRAILER_BYTES); q.set(p); return q; }) });
     this.frames = recorded.map(withTrailer);
     this.keyframe = withTrailer(recorded.find((r) => r.flags & FRAME_FLAG_KEYFRAME)!);
-    this.channel.port1.on('message', (m: KeyframeWanted) => { if (m.t === 'keyframe' && m.tab === tab) this.wantKey = true; });
+    this.channel.port1.on('message', (m: KeyframeWanted) => { if (m.t === 'keyframe' && m.frame === tab) this.wantKey = true; });
   }
 
   /** The relay's end (transfer it). */
@@ -63,7 +63,7 @@ export class Replayer {
       v.setUint32(FRAME_OFF_BASE_SEQ, key ? 0 : seq - 1, true);
       v.setFloat64(p.byteLength - TRAILER_BYTES, now, true);
     }
-    const slot = this.ring.publish({ seq, tab: this.tab, flags: f.flags, baseSeq: key ? 0 : seq - 1 }, f.parts);
-    if (slot >= 0) this.channel.port1.postMessage({ t: 'webp', tab: this.tab, slot, seq } satisfies EncodedFrame);
+    const slot = this.ring.publish({ seq, frame: this.tab, flags: f.flags, baseSeq: key ? 0 : seq - 1 }, f.parts);
+    if (slot >= 0) this.channel.port1.postMessage({ t: 'webp', frame: this.tab, slot, seq } satisfies EncodedFrame);
   }
 }

@@ -87,7 +87,7 @@ try {
     const gen = await LoadGen.start(`ws://127.0.0.1:${relay.port}/ws?token=bench-token`, n, 0, SECONDS, 'stamp');
     await sleep(200);
     const viewers = relay.opened.slice(-n);
-    for (const [i, viewer] of viewers.entries()) relay.post({ t: 'watch', viewer, source, tab: tabs[i]! });
+    for (const [i, viewer] of viewers.entries()) relay.post({ t: 'watch', viewer, source, frame: tabs[i]! });
     await sleep(WARM_MS);
     const cpu0 = hostCpu();
     gen.go();

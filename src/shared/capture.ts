@@ -21,4 +21,4 @@ export const CAPTURE_MAX_HEIGHT = 1200;
 export interface Rect { x: number; y: number; w: number; h: number }
 
 /** cdp worker → encoder, on the frames port: a frame published in FrameRing `slot`. */
-export interface CaptureFrame { t: 'frame'; tab: number; slot: number; seq: number }
+export interface CaptureFrame { t: 'frame'; frame: number; slot: number; seq: number }

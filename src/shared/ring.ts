@@ -41,7 +41,8 @@ export const F_STATE = 0;
 /** Encoder pins: the capture never rewrites a slot while this is above zero. */
 export const F_HOLDS = 1;
 export const F_SEQ = 2;
-export const F_TAB = 3;
+/** The frame id of the tab the slot's pixels are of. */
+export const F_FRAME = 3;
 export const F_W = 4;
 export const F_H = 5;
 export const F_BASE_SEQ = 6;
@@ -54,7 +55,8 @@ export const FRAME_HEADER_WORDS = F_BAND0 + FRAME_MAX_BANDS * 4;
 // WebpRing header fields.
 export const W_STATE = 0;
 export const W_SEQ = 1;
-export const W_TAB = 2;
+/** The frame id of the tab the slot's WebP is of. */
+export const W_FRAME = 2;
 export const W_FLAGS = 3;
 export const W_BASE_SEQ = 4;
 export const W_PARTS = 5;
@@ -173,7 +175,7 @@ export class FrameRing extends SlotRing {
 }
 
 /** One encoded frame in wire form, as the relay reads it. */
-export interface WebpFrame { seq: number; tab: number; flags: number; baseSeq: number; parts: Uint8Array[] }
+export interface WebpFrame { seq: number; frame: number; flags: number; baseSeq: number; parts: Uint8Array[] }
 
 /** Encoded frames, written by the encoder, read by the relay. */
 export class WebpRing extends SlotRing {
@@ -192,7 +194,7 @@ export class WebpRing extends SlotRing {
    * messages do not fit a slot. Slots are reused round-robin: a frame the relay has not taken by
    * then is overwritten (newest frame wins), one it is sending is skipped.
    */
-  publish(f: { seq: number; tab: number; flags: number; baseSeq: number }, parts: readonly Uint8Array[]): number {
+  publish(f: { seq: number; frame: number; flags: number; baseSeq: number }, parts: readonly Uint8Array[]): number {
     const total = parts.reduce((n, p) => n + p.byteLength, 0);
     if (total > this.slotBytes || parts.length > WEBP_MAX_PARTS || parts.length === 0) return -1;
     for (let tries = 0; tries < this.slots; tries++) {
@@ -203,7 +205,7 @@ export class WebpRing extends SlotRing {
       let off = 0;
       parts.forEach((p, i) => { dst.set(p, off); off += p.byteLength; this.set(s, W_PART0 + i, p.byteLength); });
       this.set(s, W_SEQ, f.seq);
-      this.set(s, W_TAB, f.tab);
+      this.set(s, W_FRAME, f.frame);
       this.set(s, W_FLAGS, f.flags);
       this.set(s, W_BASE_SEQ, f.baseSeq);
       this.set(s, W_PARTS, parts.length);
@@ -218,9 +220,9 @@ export class WebpRing extends SlotRing {
    * Takes a published frame for sending: views into the shared buffer (valid until `done`), or
    * undefined when the slot no longer holds `seq` of `tab` (a newer frame overwrote it).
    */
-  take(slot: number, tab: number, seq: number): WebpFrame | undefined {
+  take(slot: number, frame: number, seq: number): WebpFrame | undefined {
     if (!this.cas(slot, W_STATE, SLOT_READY, SLOT_READING)) return undefined;
-    if (this.get(slot, W_SEQ) !== seq || this.get(slot, W_TAB) !== tab) {
+    if (this.get(slot, W_SEQ) !== seq || this.get(slot, W_FRAME) !== frame) {
       this.set(slot, W_STATE, SLOT_READY);
       return undefined;
     }
@@ -232,7 +234,7 @@ export class WebpRing extends SlotRing {
       parts.push(new Uint8Array(this.sab, off, len));
       off += len;
     }
-    return { seq, tab, flags: this.get(slot, W_FLAGS), baseSeq: this.get(slot, W_BASE_SEQ), parts };
+    return { seq, frame, flags: this.get(slot, W_FLAGS), baseSeq: this.get(slot, W_BASE_SEQ), parts };
   }
 
   done(slot: number): void { this.set(slot, W_STATE, SLOT_FREE); }

@@ -107,6 +107,6 @@ export class RigViewer {
     this.id = await this.rig.nextViewer(before);
     return this;
   }
-  watch(tab: number | null): void { this.rig.post({ t: 'watch', viewer: this.id, source: 1, tab }); }
+  watch(tab: number | null): void { this.rig.post({ t: 'watch', viewer: this.id, source: 1, frame: tab }); }
   close(): void { this.ws.terminate(); }
 }

@@ -182,8 +182,8 @@ export class BrowserSurface implements Surface {
       const p = this.profiles.get(profile);
       const byFrame = new Map((p?.tabs.all() ?? []).map((t) => [this.viewing!.frameOf(t), t] as const));
       for (const s of pipeline.encodeStats.tabs ?? []) {
-        const t = byFrame.get(s.tab);
-        if (t) rows.push({ profile, frame: s.tab, number: t.number, pageId: t.pageId, seat: t.owner ?? '', frames: s.frames, bytes: s.bytes, encodeMs: s.encodeMs });
+        const t = byFrame.get(s.frame);
+        if (t) rows.push({ profile, frame: s.frame, number: t.number, pageId: t.pageId, seat: t.owner ?? '', frames: s.frames, bytes: s.bytes, encodeMs: s.encodeMs });
       }
     }
     return rows;

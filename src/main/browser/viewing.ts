@@ -253,7 +253,7 @@ export class BrowserViewing {
     const frames = await this.frames.of(host);
     if (s.watch?.tab !== tab) return; // re-attached meanwhile
     await this.relayout(tab);
-    this.hub.post({ t: 'watch', viewer: v.id, source: frames.source, tab: this.frameId(tab) });
+    this.hub.post({ t: 'watch', viewer: v.id, source: frames.source, frame: this.frameId(tab) });
     this.pushView(tab);
     await this.arrows.refresh(tab, p);
   }
@@ -273,7 +273,7 @@ export class BrowserViewing {
     if (!s || !w) return;
     s.watch = undefined;
     w.profile.viewers = Math.max(0, w.profile.viewers - 1);
-    this.hub.post({ t: 'watch', viewer, source: 0, tab: null });
+    this.hub.post({ t: 'watch', viewer, source: 0, frame: null });
     if (this.controllers.get(w.tab.pageId) === viewer) this.controllers.delete(w.tab.pageId);
     this.soundFollows(w.profile);
     if (this.watchersOf(w.tab).length === 0) {

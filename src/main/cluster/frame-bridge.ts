@@ -159,7 +159,7 @@ class RemoteFrameSource implements FrameSource {
         if (f.flags & FRAME_FLAG_KEYFRAME && this.reask) { clearTimeout(this.reask); this.reask = undefined; }
         // Newest frame only: one not yet fanned out is replaced; viewers then get no patch on top of a frame they lack.
         if (this.newest) this.counters.framesDropped++;
-        this.newest = { seq: f.seq, tab: this.key, flags: f.flags, baseSeq: f.baseSeq, parts: f.parts };
+        this.newest = { seq: f.seq, frame: this.key, flags: f.flags, baseSeq: f.baseSeq, parts: f.parts };
         if (!this.scheduled) { this.scheduled = true; setImmediate(() => this.deliver()); }
       },
     });

@@ -99,7 +99,7 @@ export class ViewerRouting implements ViewerBridge {
         break;
       }
       case 'close': if (mine(op.viewer)) this.hub.post({ t: 'close_viewer', viewer: op.viewer, code: op.code, reason: op.reason }); break;
-      case 'watch': if (mine(op.viewer)) this.hub.post({ t: 'watch_remote', viewer: op.viewer, node: op.from, tab: op.frame }); break;
+      case 'watch': if (mine(op.viewer)) this.hub.post({ t: 'watch_remote', viewer: op.viewer, node: op.from, frame: op.frame }); break;
     }
   }
 
@@ -155,8 +155,8 @@ export class ViewerRouting implements ViewerBridge {
       case 'watch': {
         const g = this.guests.get(m.viewer);
         if (!g) return m;
-        this.setGuestWatch(m.viewer, m.tab === null ? undefined : { source: m.source, frame: m.tab });
-        this.publish(subjects.pushes(g.node, this.node), { op: 'watch', from: this.node, viewer: g.viewer, frame: m.tab });
+        this.setGuestWatch(m.viewer, m.frame === null ? undefined : { source: m.source, frame: m.frame });
+        this.publish(subjects.pushes(g.node, this.node), { op: 'watch', from: this.node, viewer: g.viewer, frame: m.frame });
         return undefined;
       }
       default: return m;
@@ -176,7 +176,7 @@ export class ViewerRouting implements ViewerBridge {
       if (n > 0) this.exportCounts.set(k, n);
       else {
         this.exportCounts.delete(k);
-        this.hub.post({ t: 'frame_export', node: g.node, source: prev.source, tab: prev.frame, on: false });
+        this.hub.post({ t: 'frame_export', node: g.node, source: prev.source, frame: prev.frame, on: false });
       }
     }
     if (next) {
@@ -184,7 +184,7 @@ export class ViewerRouting implements ViewerBridge {
       const k = `${g.node}:${next.source}:${next.frame}`;
       const n = (this.exportCounts.get(k) ?? 0) + 1;
       this.exportCounts.set(k, n);
-      if (n === 1) this.hub.post({ t: 'frame_export', node: g.node, source: next.source, tab: next.frame, on: true });
+      if (n === 1) this.hub.post({ t: 'frame_export', node: g.node, source: next.source, frame: next.frame, on: true });
     }
   }
 
@@ -198,7 +198,7 @@ export class ViewerRouting implements ViewerBridge {
       this.servedElsewhere.delete(viewer);
       this.hub.post({ t: 'served_by', viewer, node: null });
       this.hub.post({ t: 'close_viewer', viewer, code: CLOSE_NODE_GONE, reason: nodeGoneSentence(node) });
-      this.hub.post({ t: 'watch_remote', viewer, node, tab: null });
+      this.hub.post({ t: 'watch_remote', viewer, node, frame: null });
     }
     for (const g of [...this.guests.values()]) {
       if (g.node === node) this.guestOp({ op: 'close', from: node, viewer: g.viewer });

@@ -8,7 +8,7 @@
  * never taken, the capture takes it back and carries its bands forward, so a patch always
  * covers everything that changed since the frame its viewers hold. baseSeq 0 marks a keyframe.
  */
-import { type FrameRing, F_BASE_SEQ, F_H, F_HOLDS, F_SEQ, F_STATE, F_TAB, F_W, SLOT_FREE, SLOT_READY, SLOT_WRITING, type Band } from '../../shared/ring.js';
+import { type FrameRing, F_BASE_SEQ, F_H, F_HOLDS, F_SEQ, F_STATE, F_FRAME, F_W, SLOT_FREE, SLOT_READY, SLOT_WRITING, type Band } from '../../shared/ring.js';
 import { addDamage, gridBands, joinBands } from '../../shared/bands.js';
 import { writeDamage } from './row-diff.js';
 import { CAPTURE_MIN_INTERVAL_MS } from './protocol.js';
@@ -52,7 +52,7 @@ export class TabCapture {
   /** The latest frame's pixels as the screen showed them (BGRX): what damage is compared with. */
   readonly seen: Uint8Array;
 
-  constructor(readonly targetId: string, readonly tab: number, public viewport: Rect) {
+  constructor(readonly targetId: string, readonly frame: number, public viewport: Rect) {
     this.seen = new Uint8Array(viewport.w * viewport.h * 4);
   }
 }
@@ -159,7 +159,7 @@ export class HostCapture {
     clearTimeout(t.firstPaintTimer);
     t.firstPaint = undefined;
     t.firstPaintTimer = undefined;
-    if (this.tabs.get(t.tab) === t) this.schedule(t);
+    if (this.tabs.get(t.frame) === t) this.schedule(t);
   }
 
   unwatch(tab: number): void {
@@ -200,7 +200,7 @@ export class HostCapture {
   }
 
   private capture(t: TabCapture): void {
-    if (!t.pending || this.tabs.get(t.tab) !== t) return;
+    if (!t.pending || this.tabs.get(t.frame) !== t) return;
     const started = performance.now();
     const prev = t.latestSlot;
     // The encoder has not taken the last frame yet: capturing now would be work it drops. Keep
@@ -248,7 +248,7 @@ export class HostCapture {
     const seq = ++t.seq;
     this.ring.setBands(slot, bands);
     this.ring.set(slot, F_SEQ, seq);
-    this.ring.set(slot, F_TAB, t.tab);
+    this.ring.set(slot, F_FRAME, t.frame);
     this.ring.set(slot, F_W, w);
     this.ring.set(slot, F_H, h);
     this.ring.set(slot, F_BASE_SEQ, baseSeq);
@@ -258,7 +258,7 @@ export class HostCapture {
     t.publishedAt = performance.now();
     t.stats.frames++;
     t.stats.captureMs += performance.now() - started;
-    this.publish({ t: 'frame', tab: t.tab, slot, seq }, t);
+    this.publish({ t: 'frame', frame: t.frame, slot, seq }, t);
     this.releaseIdle(this.largestFrameBytes());
   }
 

@@ -33,9 +33,9 @@ export interface CdpWorkerData {
 export type ToCdp =
   /**
    * Start capturing the page target `targetId` with a viewport of exactly w×h; its frames carry
-   * `tab` (the id viewers know it by). Asking again with another size resizes it.
+   * `frame` (the frame id viewers know it by). Asking again with another size resizes it.
    */
-  | { t: 'capture'; targetId: string; tab: number; w: number; h: number; id: number }
+  | { t: 'capture'; targetId: string; frame: number; w: number; h: number; id: number }
   /** Stop capturing: the window is parked off-screen and nothing of it is read any more. */
   | { t: 'uncapture'; targetId: string; id: number }
   /** The controller's mouse at a screen point through XTest: a popup window (a select's list) takes it there. */
@@ -47,14 +47,14 @@ export type FromCdp =
   /** `framebuffer`: 'mapped', or why the screen is read with pread; `popups`: 'watched', or why popup windows cannot be clicked. */
   | { t: 'ready'; framebuffer: string; popups: string }
   /** Answer to `capture`: where the viewport sits on the host's screen. */
-  | { t: 'capturing'; id: number; targetId: string; tab: number; viewport: { x: number; y: number; w: number; h: number } }
+  | { t: 'capturing'; id: number; targetId: string; frame: number; viewport: { x: number; y: number; w: number; h: number } }
   | { t: 'uncaptured'; id: number; targetId: string }
   | { t: 'screen_moused'; id: number }
   /** The popup windows open on the display now (screen px); sent whenever that changes. */
   | { t: 'popups'; open: Array<{ x: number; y: number; w: number; h: number }> }
   | { t: 'failed'; id: number; message: string }
-  /** Sent every CAPTURE_REPORT_EVERY frames of a tab: counts for /metrics and the bench. */
-  | { t: 'captured'; tab: number; seq: number; frames: number; skippedNoSlot: number; captureMs: number }
+  /** Sent every CAPTURE_REPORT_EVERY frames of a tab (its frame id): counts for /metrics and the bench. */
+  | { t: 'captured'; frame: number; seq: number; frames: number; skippedNoSlot: number; captureMs: number }
   /** The FrameRing bytes the capture holds written (see HostCapture.heldBytes), whenever that changes. */
   | { t: 'ring'; heldBytes: number }
   | { t: 'error'; message: string }

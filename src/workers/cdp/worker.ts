@@ -24,7 +24,7 @@ const fb = new Framebuffer(data.fbDir);
 const capture = new HostCapture(ring, fb, (f, t) => {
   data.frames.postMessage(f);
   if (t.stats.frames % CAPTURE_REPORT_EVERY === 0) {
-    post({ t: 'captured', tab: t.tab, seq: t.seq, frames: t.stats.frames, skippedNoSlot: t.stats.skippedNoSlot, captureMs: t.stats.captureMs });
+    post({ t: 'captured', frame: t.frame, seq: t.seq, frames: t.stats.frames, skippedNoSlot: t.stats.skippedNoSlot, captureMs: t.stats.captureMs });
   }
 }, (heldBytes) => post({ t: 'ring', heldBytes }));
 const cdp = await CdpConnection.connect(data.wsEndpoint);
@@ -50,7 +50,7 @@ cdp.on('Target.detachedFromTarget', (p: { sessionId: string; targetId?: string }
 cdp.on('Target.targetDestroyed', (p: { targetId: string }) => {
   sessions.delete(p.targetId);
   const t = capture.byTarget(p.targetId);
-  if (t) capture.unwatch(t.tab);
+  if (t) capture.unwatch(t.frame);
   windows.forget(p.targetId);
 });
 // Every new page window is parked off-screen until someone watches it, so it covers no tile.
@@ -70,20 +70,20 @@ async function handle(m: ToCdp): Promise<void> {
         post({ t: 'failed', id: m.id, message: `a watched tab's viewport is at most ${CAPTURE_MAX_WIDTH}x${CAPTURE_MAX_HEIGHT}; ${m.w}x${m.h} was asked` });
         return;
       }
-      const other = capture.get(m.tab);
+      const other = capture.get(m.frame);
       if (other && other.targetId !== m.targetId) {
-        post({ t: 'failed', id: m.id, message: `tab ${m.tab} is already captured from another page` });
+        post({ t: 'failed', id: m.id, message: `frame id ${m.frame} is already captured from another page` });
         return;
       }
       const sessionId = await sessionFor(m.targetId);
       const placed = await windows.place(m.targetId, sessionId, m.w, m.h);
-      capture.watch(m.targetId, m.tab, placed.viewport, placed.paintFrom);
-      post({ t: 'capturing', id: m.id, targetId: m.targetId, tab: m.tab, viewport: placed.viewport });
+      capture.watch(m.targetId, m.frame, placed.viewport, placed.paintFrom);
+      post({ t: 'capturing', id: m.id, targetId: m.targetId, frame: m.frame, viewport: placed.viewport });
       return;
     }
     case 'uncapture': {
       const t = capture.byTarget(m.targetId);
-      if (t) capture.unwatch(t.tab);
+      if (t) capture.unwatch(t.frame);
       await windows.park(m.targetId).catch(() => undefined);
       post({ t: 'uncaptured', id: m.id, targetId: m.targetId });
       return;

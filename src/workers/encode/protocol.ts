@@ -47,11 +47,11 @@ export interface EncodeWorkerData {
 }
 
 /** encoder → relay: a frame in WebpRing `slot`. */
-export interface EncodedFrame { t: 'webp'; tab: number; slot: number; seq: number }
-/** relay → encoder: a viewer of `tab` needs a whole picture. */
-export interface KeyframeWanted { t: 'keyframe'; tab: number }
-/** relay → encoder: nobody views `tab` any more; its queued frames are dropped. */
-export interface TabUnviewed { t: 'unviewed'; tab: number }
+export interface EncodedFrame { t: 'webp'; frame: number; slot: number; seq: number }
+/** relay → encoder: a viewer of frame id `frame` needs a whole picture. */
+export interface KeyframeWanted { t: 'keyframe'; frame: number }
+/** relay → encoder: nobody views frame id `frame` any more; its queued frames are dropped. */
+export interface TabUnviewed { t: 'unviewed'; frame: number }
 
 /** encoder → main, about once a second: counters for /metrics and the bench. */
 export interface EncodeStats {
@@ -63,7 +63,7 @@ export interface EncodeStats {
   encodeMs: number;
   dropped: number;
   /** Per viewed tab (its frame id): frames, bytes and encode ms since it was first viewed. */
-  tabs?: Array<{ tab: number; frames: number; bytes: number; encodeMs: number }>;
+  tabs?: Array<{ frame: number; frames: number; bytes: number; encodeMs: number }>;
 }
 
 export type ToEncode = { t: 'stop' };

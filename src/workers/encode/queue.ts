@@ -25,7 +25,8 @@ export type EncodeFn = (task: EncodeTask) => Promise<Uint8Array>;
 
 /** One frame's encode: a keyframe (one rectangle, the whole viewport) or its changed bands. */
 export interface EncodeJob {
-  tab: number;
+  /** The frame id of the tab the frame is of. */
+  frame: number;
   seq: number;
   /** 0 for a keyframe; else the seq of the frame the patches apply to. */
   baseSeq: number;
@@ -75,7 +76,7 @@ export class EncodeQueue {
   }
 
   frame(f: CaptureFrame): void {
-    const q = this.tab(f.tab);
+    const q = this.tab(f.frame);
     clearTimeout(q.refreshTimer);
     if (q.pending) this.stats.dropped++;
     else q.waitingSince = performance.now();
@@ -130,7 +131,7 @@ export class EncodeQueue {
     q.touched = keyframe || refresh ? [] : joinBands(q.touched, bands);
     if (q.touched.length > REFRESH_MAX_RECTS) q.touched = [boundingBox(q.touched)];
     const job: EncodeJob = {
-      tab, seq, w, h,
+      frame: tab, seq, w, h,
       baseSeq: keyframe ? 0 : baseSeq,
       flags: keyframe ? FRAME_FLAG_KEYFRAME : FRAME_FLAG_PATCH,
       rects: keyframe ? [{ x: 0, y: 0, w, h }] : bands,
@@ -171,7 +172,7 @@ export class EncodeQueue {
     }
     const ms = performance.now() - t0;
     this.stats.encodeMs += ms;
-    this.tabStats(job.tab).encodeMs += ms;
+    this.tabStats(job.frame).encodeMs += ms;
   }
 
   private tabStats(tab: number): TabStats {

@@ -48,29 +48,29 @@ function publish(job: EncodeJob): void {
     const body = job.webp[i]!;
     const msg = new Uint8Array(FRAME_HEADER_BYTES + body.byteLength);
     writeFrameHeader(new DataView(msg.buffer), {
-      kind: FRAME_KIND_BROWSER, flags: job.flags, id: job.tab, seq: job.seq,
+      kind: FRAME_KIND_BROWSER, flags: job.flags, id: job.frame, seq: job.seq,
       x: r.x, y: r.y, w: r.w, h: r.h, frameW: job.w, frameH: job.h, baseSeq: job.baseSeq,
     });
     msg.set(body, FRAME_HEADER_BYTES);
     return msg;
   });
-  const slot = webpRing.publish({ seq: job.seq, tab: job.tab, flags: job.flags, baseSeq: job.baseSeq }, parts);
+  const slot = webpRing.publish({ seq: job.seq, frame: job.frame, flags: job.flags, baseSeq: job.baseSeq }, parts);
   if (slot < 0) {
-    post({ t: 'error', message: `frame ${job.seq} of tab ${job.tab} did not fit a WebP ring slot; it was dropped` });
-    queue.keyframe(job.tab);
+    post({ t: 'error', message: `frame ${job.seq} of frame id ${job.frame} did not fit a WebP ring slot; it was dropped` });
+    queue.keyframe(job.frame);
     return;
   }
-  data.relay.postMessage({ t: 'webp', tab: job.tab, slot, seq: job.seq } satisfies EncodedFrame);
+  data.relay.postMessage({ t: 'webp', frame: job.frame, slot, seq: job.seq } satisfies EncodedFrame);
 }
 
 const queue = new EncodeQueue(frameRing, encode, publish, ENCODE_MAX_IN_FLIGHT);
 data.frames.on('message', (m: CaptureFrame) => { if (m.t === 'frame') queue.frame(m); });
 data.relay.on('message', (m: KeyframeWanted | TabUnviewed) => {
-  if (m.t === 'keyframe') queue.keyframe(m.tab);
-  else if (m.t === 'unviewed') queue.unviewed(m.tab);
+  if (m.t === 'keyframe') queue.keyframe(m.frame);
+  else if (m.t === 'unviewed') queue.unviewed(m.frame);
 });
 
-const stats = setInterval(() => post({ t: 'stats', ...queue.stats, tabs: [...queue.perTab].map(([tab, t]) => ({ tab, ...t })) }), STATS_PERIOD_MS);
+const stats = setInterval(() => post({ t: 'stats', ...queue.stats, tabs: [...queue.perTab].map(([frame, t]) => ({ frame, ...t })) }), STATS_PERIOD_MS);
 
 port.on('message', async (m: ToEncode) => {
   if (m.t !== 'stop') return;
@@ -78,7 +78,7 @@ port.on('message', async (m: ToEncode) => {
   data.frames.close();
   data.relay.close();
   await pool?.destroy();
-  post({ t: 'stats', ...queue.stats, tabs: [...queue.perTab].map(([tab, t]) => ({ tab, ...t })) });
+  post({ t: 'stats', ...queue.stats, tabs: [...queue.perTab].map(([frame, t]) => ({ frame, ...t })) });
   post({ t: 'stopped' });
   port.close();
 });

@@ -135,12 +135,12 @@ export class Fanout {
   }
 
   /** Each watched tab (by frame id): its viewers now, and the frames sent, skipped for slow viewers and bytes out since it was first watched. */
-  watchedTabs(): Array<{ tab: number; viewers: number; sent: number; skipped: number; bytes: number }> {
-    return [...this.tabs].filter(([, t]) => t.viewers.size > 0).map(([tab, t]) => ({ tab, viewers: t.viewers.size, sent: t.sent, skipped: t.skipped, bytes: t.bytes }));
+  watchedTabs(): Array<{ frame: number; viewers: number; sent: number; skipped: number; bytes: number }> {
+    return [...this.tabs].filter(([, t]) => t.viewers.size > 0).map(([frame, t]) => ({ frame, viewers: t.viewers.size, sent: t.sent, skipped: t.skipped, bytes: t.bytes }));
   }
 
   frame(f: WebpFrame): void {
-    const t = this.tabs.get(f.tab);
+    const t = this.tabs.get(f.frame);
     this.counters.frames++;
     if (!t || t.viewers.size === 0) return;
     const keyframe = (f.flags & FRAME_FLAG_KEYFRAME) !== 0;
@@ -179,7 +179,7 @@ export class Fanout {
         if (this.counters.maxFramesHeld < 1) this.counters.maxFramesHeld = 1;
       }
     }
-    if (owedAndReady) this.ask(t, f.tab, false);
+    if (owedAndReady) this.ask(t, f.frame, false);
   }
 
   private ask(t: TabState, tab: number, now: boolean): void {

@@ -53,8 +53,8 @@ export type ToRelay =
    */
   | { t: 'frame_source'; source: number; port: MessagePort; webpRing: SharedArrayBuffer; webpRingSlots: number; webpSlotBytes: number }
   | { t: 'frame_source_end'; source: number }
-  /** Viewer `viewer` now watches frame id `tab` of `source` (null: nothing); it gets a keyframe first. */
-  | { t: 'watch'; viewer: number; source: number; tab: number | null }
+  /** Viewer `viewer` now watches frame id `frame` of `source` (null: nothing); it gets a keyframe first. */
+  | { t: 'watch'; viewer: number; source: number; frame: number | null }
   /** The pty worker's terminal port (see term-fanout.ts): every terminal's frames come in there. Transfer `port`. */
   | { t: 'term_source'; port: MessagePort }
   /** Viewer `viewer` is attached to terminal `term` (it gets a repaint, then live output), or detached (`view` null). */
@@ -67,10 +67,10 @@ export type ToRelay =
   | { t: 'term_resize'; term: number; cols: number; rows: number }
   /** The terminal ended: its viewers get nothing more of it. */
   | { t: 'term_end'; term: number }
-  /** Node `node` does (`on`) or no longer does watch frame id `tab` of `source`: its frames go out over NATS (see cluster/frame-bridge.ts). */
-  | { t: 'frame_export'; node: string; source: number; tab: number; on: boolean }
-  /** Viewer `viewer` now watches frame id `tab` of node `node`'s tab (null: nothing), its frames coming over NATS. */
-  | { t: 'watch_remote'; viewer: number; node: string; tab: number | null }
+  /** Node `node` does (`on`) or no longer does watch frame id `frame` of `source`: its frames go out over NATS (see cluster/frame-bridge.ts). */
+  | { t: 'frame_export'; node: string; source: number; frame: number; on: boolean }
+  /** Viewer `viewer` now watches frame id `frame` of node `node`'s tab (null: nothing), its frames coming over NATS. */
+  | { t: 'watch_remote'; viewer: number; node: string; frame: number | null }
   /** Viewer `viewer` here is served for viewer `remote` of node `node` (null: it left): its terminal frames go there (see cluster/term-bridge.ts). */
   | { t: 'guest'; viewer: number; node: string | null; remote: number }
   /** This node's viewer `viewer` is served by node `node` (null: here again): its terminal frames come from there. */

@@ -17,13 +17,13 @@ export class RingFrameSource implements FrameSource {
   onFrame(cb: (frame: WebpFrame, release: () => void) => void): void {
     this.port.on('message', (m: EncodedFrame) => {
       if (m.t !== 'webp') return;
-      const f = this.ring.take(m.slot, m.tab, m.seq);
+      const f = this.ring.take(m.slot, m.frame, m.seq);
       // Overwritten by a newer frame before we got to it: that one has its own notice.
       if (f) cb(f, () => this.ring.done(m.slot));
     });
   }
 
-  requestKeyframe(tab: number): void { this.port.postMessage({ t: 'keyframe', tab } satisfies KeyframeWanted); }
-  unviewed(tab: number): void { this.port.postMessage({ t: 'unviewed', tab } satisfies TabUnviewed); }
+  requestKeyframe(frame: number): void { this.port.postMessage({ t: 'keyframe', frame } satisfies KeyframeWanted); }
+  unviewed(frame: number): void { this.port.postMessage({ t: 'unviewed', frame } satisfies TabUnviewed); }
   close(): void { this.port.close(); }
 }

@@ -109,7 +109,7 @@ function perTabLines(): string[] {
   const terms = termFanout.watchedTerminals();
   const series = <T,>(name: string, type: string, rows: T[], label: (r: T) => string, value: (r: T) => number): string[] =>
     [`# TYPE ${name} ${type}`, ...rows.map((r) => `${name}{${label(r)}} ${value(r)}`)];
-  const tab = (r: { tab: number }): string => `frame="${r.tab}"`;
+  const tab = (r: { frame: number }): string => `frame="${r.frame}"`;
   const term = (r: { term: number; number: number; seat: string }): string => `terminal="${r.number}",seat="${r.seat}"`;
   return [
     ...series('forge_tab_viewers', 'gauge', tabs, tab, (r) => r.viewers),
@@ -372,15 +372,15 @@ port.on('message', (m: ToRelay) => {
     case 'watch': {
       const ws = sockets.get(m.viewer);
       const source = frameSources.get(m.source);
-      if (!ws || m.tab === null) { fanout.unwatch(m.viewer); break; }
-      if (source) fanout.route(m.tab, source);
-      fanout.watch(m.viewer, socketSink(ws), m.tab);
+      if (!ws || m.frame === null) { fanout.unwatch(m.viewer); break; }
+      if (source) fanout.route(m.frame, source);
+      fanout.watch(m.viewer, socketSink(ws), m.frame);
       break;
     }
-    case 'frame_export': void bridge?.then((b) => b.exportFrames(m.node, m.source, m.tab, m.on)); break;
+    case 'frame_export': void bridge?.then((b) => b.exportFrames(m.node, m.source, m.frame, m.on)); break;
     case 'watch_remote': {
       const ws = sockets.get(m.viewer);
-      void bridge?.then((b) => b.watchRemote(m.viewer, ws && socketSink(ws), m.node, m.tab));
+      void bridge?.then((b) => b.watchRemote(m.viewer, ws && socketSink(ws), m.node, m.frame));
       break;
     }
     case 'guest': void bridge?.then(() => termsUp?.guest(m.viewer, m.node, m.remote)); break;

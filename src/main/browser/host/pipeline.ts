@@ -131,7 +131,7 @@ export class FramePipeline {
 
   /** Starts (or resizes) the capture of page `targetId` at a w×h viewport; frames carry `tab`. */
   async capture(targetId: string, tab: number, w: number, h: number): Promise<Rect> {
-    const m = await this.request({ t: 'capture', targetId, tab, w, h, id: this.nextId++ });
+    const m = await this.request({ t: 'capture', targetId, frame: tab, w, h, id: this.nextId++ });
     return (m as Extract<FromCdp, { t: 'capturing' }>).viewport;
   }
 
