@@ -15,6 +15,7 @@ import { SINK_CHANNELS } from './host/audio-sink.js';
 import { CdpConnection } from '../../workers/cdp/connection.js';
 import { CAPTURE_PAGE, PACKET_FRAMES, SOUND_BINDING } from './host/sound-extension.js';
 import { log } from '../logging.js';
+import { OneByOne } from '../../shared/one-by-one.js';
 
 /** One packet's PCM, bytes: 960 frames of stereo s16le (20 ms at 48 kHz) is 3,840. */
 export const AUDIO_PACKET_BYTES = PACKET_FRAMES * 2 * SINK_CHANNELS;
@@ -38,7 +39,7 @@ export class HostSound {
   private session?: string;
   private closed = false;
   /** Changes applied one after another: a late stop must never pass a newer start. */
-  private chain: Promise<void> = Promise.resolve();
+  private readonly changes = new OneByOne();
 
   constructor(
     private readonly wsEndpoint: string,
@@ -48,9 +49,7 @@ export class HostSound {
 
   /** Who listens now on this host: every controller, each to its own tab (empty: nobody). */
   listen(ls: Listener[]): Promise<void> {
-    const run = this.chain.then(() => this.apply(ls));
-    this.chain = run.catch(() => undefined);
-    return run;
+    return this.changes.run(() => this.apply(ls));
   }
 
   private async apply(ls: Listener[]): Promise<void> {

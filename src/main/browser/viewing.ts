@@ -23,6 +23,7 @@ import { acked, checkInput, GestureQueue, type InputMessage } from './viewing/ge
 import { HostFrameSources } from './viewing/host-frames.js';
 import { TabSound } from './viewing/tab-sound.js';
 import { isWholeOrg, tabList, visibleTabs, type TabListMessage } from './viewing/tab-list.js';
+import { OneByOne } from '../../shared/one-by-one.js';
 
 export interface BrowserDirectory {
   profile(key: string): ProfileBrowser;
@@ -67,8 +68,8 @@ export class BrowserViewing {
   private controllers = new Map<string, number>();
   /** The layout each captured tab has now, by page id, and the window (CDP target) it was captured from: a rebuilt page has a new one. */
   private layouts = new Map<string, { w: number; h: number; targetId: string; viewport: Rect }>();
-  /** Each tab's latest layout change (see relayout); a closed tab's goes with it. */
-  private relayouts = new WeakMap<Tab, Promise<void>>();
+  /** Each tab's layout changes, one by one (see relayout); a closed tab's go with it. */
+  private relayouts = new WeakMap<Tab, OneByOne>();
   /** The watched hosts' frame pipelines, and each shown tab's frame id. */
   private readonly frames: HostFrameSources;
   /** Gestures whose acknowledgement the page never sent within INPUT_ACK_DEADLINE_MS: /metrics shows them. */
@@ -323,9 +324,9 @@ export class BrowserViewing {
    * drop its picture and cost a keyframe for nothing.
    */
   private relayout(tab: Tab): Promise<void> {
-    const run = (this.relayouts.get(tab) ?? Promise.resolve()).then(() => this.layOut(tab));
-    this.relayouts.set(tab, run.catch(() => undefined));
-    return run;
+    let changes = this.relayouts.get(tab);
+    if (!changes) { changes = new OneByOne(); this.relayouts.set(tab, changes); }
+    return changes.run(() => this.layOut(tab));
   }
 
   private async layOut(tab: Tab): Promise<void> {

@@ -5,6 +5,7 @@
  */
 import type { ClientMessage, InputEvent } from '../../../shared/protocol.js';
 import { ForgeError } from '../../../shared/errors.js';
+import { OneByOne } from '../../../shared/one-by-one.js';
 
 export type InputMessage = Extract<ClientMessage, { t: 'input' }>;
 
@@ -40,7 +41,7 @@ interface PendingGesture { kind: 'move' | 'wheel'; m: InputMessage; started: boo
 
 /** One viewer's gestures, run one after another by `run`. */
 export class GestureQueue {
-  private tail: Promise<void> = Promise.resolve();
+  private readonly queue = new OneByOne();
   private pending?: PendingGesture;
   private queued = 0;
 
@@ -81,9 +82,7 @@ export class GestureQueue {
    * starts drag interception first), and a move must never pass its press.
    */
   private inOrder(fn: () => Promise<void>): Promise<void> {
-    const run = this.tail.then(fn);
-    this.tail = run.catch(() => undefined);
-    return run;
+    return this.queue.run(fn);
   }
 }
 
