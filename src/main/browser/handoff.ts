@@ -18,7 +18,7 @@ import { clip } from '../../shared/activity.js';
 
 /** A person's answer as the activity line says it. */
 const ANSWER_WORDS = { done: 'Done', not_now: 'Not now', feedback: 'feedback' } as const;
-import { pageState } from './tools.js';
+import { pageState } from './tools/page-state.js';
 
 /** How often a waiting hand-off tells the agent it is still waiting (MCP progress), ms. */
 export const HANDOFF_PROGRESS_PERIOD_MS = 10_000;

@@ -10,7 +10,7 @@ import { ProfileBrowser, type ProfileEvents } from './profile.js';
 import type { Tab } from './tabs.js';
 import type { ViewRecording } from '../../shared/protocol.js';
 import { registerBrowserTools } from './tools.js';
-import { recordingTab } from './tools/video.js';
+import { recordingTab } from './tools/video-running.js';
 import type { AgentCap } from './tools/caps.js';
 import { log } from '../logging.js';
 import { BrowserViewing } from './viewing.js';

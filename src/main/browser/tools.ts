@@ -5,150 +5,25 @@
 import { z } from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { ForgeError, isForgeError } from '../../shared/errors.js';
-import { EVALUATE_RESULT_MAX_CHARS, EVALUATE_TIMEOUT_MS, NAVIGATION_TIMEOUT_MS, PAGE_ACTION_TIMEOUT_MS, SNAPSHOT_MAX_CHARS } from '../../shared/limits.js';
+import { EVALUATE_RESULT_MAX_CHARS, EVALUATE_TIMEOUT_MS, NAVIGATION_TIMEOUT_MS, PAGE_ACTION_TIMEOUT_MS } from '../../shared/limits.js';
 import type { SessionContext, ToolAnswer } from '../mcp/context.js';
-import type { ViewRecording } from '../../shared/protocol.js';
 import { isLead } from '../seat.js';
 import { inForgeWords } from './driver-errors.js';
 import { locate } from './locate.js';
 import type { ProfileBrowser } from './profile.js';
-import { dialogRefusal, type Tab } from './tabs.js';
+import type { Tab } from './tabs.js';
 import { elementShape, targetOf } from './tools/element.js';
 import { MODULE_TOOLS } from './tools/registry.js';
 import { takeDownloads, takeEvents } from './agent-events.js';
 import { readFile } from 'node:fs/promises';
 import { refuseUrl } from './url-policy.js';
-import { CHANGES_WHOLE_SHARE, changesBetween, keepReading, lastReading } from './snapshot-changes.js';
-import { collapseLongLists } from './snapshot-collapse.js';
 import type { AgentCap } from './tools/caps.js';
-import { SeatFiles, mimeOf, type AgentFile, type FileLink } from './tools/seat-files.js';
-import { keepSeatNetwork } from './tools/routes.js';
-import { followRebuilt } from './tools/video.js';
-
-export interface ToolHost {
-  profile(key: string): ProfileBrowser;
-  /** Whether a person's viewer watches the tab now (its layout is theirs then). */
-  watched?(tab: Tab): boolean;
-  /** An agent's recording of the tab starts or (null) ends: its viewers are told and laid out at its size; answers whether any views it. */
-  recording?(tab: Tab, take: ViewRecording | null): Promise<boolean>;
-  /** The opt-in tool groups forge.toml's [agent] caps names; none when absent. */
-  agentCaps?(): ReadonlySet<AgentCap>;
-  /** [agent] allow_run_code: whether browser_run_code_unsafe is offered. */
-  allowRunCode?(): boolean;
-}
-
-/**
- * An answer that may carry images (a screenshot), sent as MCP image content, and files (a PDF,
- * a trace), kept in the session's store and sent as resource links the agent reads.
- */
-export interface BrowserAnswer extends ToolAnswer { images?: Array<{ data: string; mimeType: string }>; files?: AgentFile[] }
-
-type Handler = (args: Record<string, unknown>, ctx: SessionContext, p: ProfileBrowser, host: ToolHost) => Promise<BrowserAnswer>;
-
-/** `cap`: the opt-in group the tool belongs to (absent: core, always offered); `runsCode`: offered only with [agent] allow_run_code. */
-export interface ToolDef { name: string; description: string; schema: z.ZodObject<z.ZodRawShape>; run: Handler; cap?: AgentCap; runsCode?: true }
+import { SeatFiles, mimeOf, type FileLink } from './tools/seat-files.js';
+import { onTab } from './tools/on-tab.js';
+import { header, pageState } from './tools/page-state.js';
+import type { ToolDef, ToolHost } from './tools/tool-def.js';
 
 const element = elementShape.element;
-
-function cut(text: string): string {
-  return text.length > SNAPSHOT_MAX_CHARS ? `${text.slice(0, SNAPSHOT_MAX_CHARS)}\n# … cut at ${SNAPSHOT_MAX_CHARS} characters` : text;
-}
-
-export async function snapshotOf(tab: Tab, target?: string, depth?: number): Promise<string> {
-  const opts = { mode: 'ai' as const, ...(depth !== undefined ? { depth } : {}) };
-  return cut(target ? await (await locate(tab, target)).ariaSnapshot(opts) : await tab.page.ariaSnapshot(opts));
-}
-
-export function header(tab: Tab): string {
-  let url = '';
-  try { url = tab.page.url(); } catch { /* closed */ }
-  return `- Page: tab ${tab.number} (${tab.pageId}) · ${tab.title || '(no title)'} · ${url}`;
-}
-
-/** Which document the page shows: its time origin, new with every document (a history push keeps it). */
-const DOCUMENT_ID = 'performance.timeOrigin';
-
-/**
- * The page's title and snapshot. Given the profile, whose [agent] snapshot is "diff", the answer
- * is what changed since the tab's owner last read this document; otherwise, or when the change is
- * most of the page, the whole snapshot. Either way the snapshot becomes the owner's last reading.
- */
-export async function pageState(tab: Tab, withSnapshot = true, changesFor?: ProfileBrowser): Promise<string> {
-  // The round trips to the page, asked at once: the title waits on a busy renderer as long as the snapshot.
-  const [title, snapshot, document] = await Promise.all([
-    tab.page.title().catch(() => tab.title),
-    withSnapshot ? tab.page.ariaSnapshot({ mode: 'ai' }) : undefined,
-    withSnapshot && tab.owner ? tab.page.evaluate(DOCUMENT_ID).then(Number, () => NaN) : NaN,
-  ]);
-  tab.title = title;
-  const lines = ['### Page state', header(tab)];
-  if (snapshot === undefined) return lines.join('\n');
-  const seat = tab.owner;
-  const before = seat && changesFor?.snapshotMode() === 'diff' ? lastReading(tab, seat) : undefined;
-  if (seat) keepReading(tab, seat, document, snapshot);
-  if (before && before.document === document) {
-    const c = changesBetween(before.text, snapshot);
-    if (c.text.length <= snapshot.length * CHANGES_WHOLE_SHARE) {
-      if (!c.text) return [...lines, `- Page snapshot: unchanged since your last snapshot of this tab (${c.unchanged} lines)`].join('\n');
-      const counts = [c.added && `${c.added} added`, c.changed && `${c.changed} changed`, c.removed && `${c.removed} removed`].filter(Boolean).join(', ');
-      return [...lines, `- Page changes since your last snapshot of this tab (${counts}, ${c.unchanged} unchanged; + added, ~ changed; browser_snapshot answers the whole page):`, '```', cut(c.text), '```'].join('\n');
-    }
-  }
-  // An action's whole answer (a new page) shows long lists by their first entries; browser_snapshot shows all.
-  const shown = changesFor?.snapshotMode() === 'diff' ? collapseLongLists(snapshot) : { text: snapshot, hidden: 0 };
-  lines.push(shown.hidden ? `- Page snapshot (${shown.hidden} entries of long lists counted, not shown):` : '- Page snapshot:', '```yaml', cut(shown.text), '```');
-  return lines.join('\n');
-}
-
-/** Tools that may run on a page forge just reloaded; others hold refs the crash took away. */
-const RUNS_AFTER_REBUILD = new Set(['browser_navigate', 'browser_snapshot', 'browser_tabs', 'browser_navigate_back']);
-
-/** Reloads a page whose renderer died, and says so; refs-holding calls are refused after it. */
-async function rebuild(tab: Tab, tool: string, p: ProfileBrowser): Promise<string> {
-  const url = tab.page.url();
-  await p.rebuildTab(tab, url);
-  tab.crashed = false;
-  await followRebuilt(p, tab, `the page had crashed and forge reloaded it (${url})`);
-  const said = `the page in tab ${tab.number} (${tab.pageId}) had crashed; forge reloaded it (${url})`;
-  if (!RUNS_AFTER_REBUILD.has(tool)) throw new ForgeError('page_crashed', `${said}; its earlier refs are gone — take a fresh browser_snapshot, then try again`);
-  return said;
-}
-
-/** Tools that only read the page: nothing they do opens a popup, so they skip the popup grace and barrier. */
-const READS_ONLY = new Set([
-  'browser_snapshot', 'browser_find', 'browser_take_screenshot', 'browser_console_messages', 'browser_network_requests', 'browser_network_request', 'browser_wait_for',
-  'browser_pdf_save', 'browser_generate_locator', 'browser_verify_element_visible', 'browser_verify_text_visible', 'browser_verify_list_visible', 'browser_verify_value',
-]);
-
-/** Runs a call on the seat's current tab and writes the common parts of its answer. */
-export async function onTab(p: ProfileBrowser, ctx: SessionContext, tool: string, what: string, work: (tab: Tab) => Promise<string>, opts: { allowDialog?: boolean; dialogRefuses?: boolean; leavesPage?: boolean } = {}): Promise<ToolAnswer> {
-  const r = await p.call(ctx.seat.key, tool, async (tab) => {
-    const grace = READS_ONLY.has(tool) ? undefined : p.popupGrace();
-    let rebuilt = tab.crashed ? await rebuild(tab, tool, p) : '';
-    await keepSeatNetwork(p, ctx.seat.key, tab);
-    let text: string;
-    try {
-      text = await work(tab);
-    } catch (e) {
-      if (!/Target crashed/.test((e as Error)?.message ?? '')) throw inForgeWords(e, tab, what);
-      // The driver saw the renderer die before its crash event: rebuild now, then once more.
-      tab.crashed = true;
-      rebuilt = await rebuild(tab, tool, p);
-      try { text = await work(tab); } catch (e2) { throw inForgeWords(e2, tab, what); }
-    }
-    await p.settlePopups(tab, grace);
-    return rebuilt ? `Note: ${rebuilt}.\n${text}` : text;
-  }, opts);
-  const notes: string[] = [];
-  notes.push(...r.tab.notices.splice(0).map((n) => `Note: ${n}.`));
-  if (r.dialogOpened) {
-    const d = r.dialogOpened.dialog!;
-    if (opts.dialogRefuses) throw new ForgeError('dialog_waiting', `${what} was cut short: ${dialogRefusal(r.dialogOpened)}`);
-    notes.push(`tab ${r.tab.number} (${r.tab.pageId}) opened a ${d.kind} dialog: ${JSON.stringify(d.message)}. It holds the tab until browser_handle_dialog answers it.`);
-    return { text: [...notes, header(r.tab)].join('\n') };
-  }
-  return { text: [...notes, r.value as string].join('\n') };
-}
 
 /** An evaluate's answer, or past EVALUATE_TIMEOUT_MS the page's silence in words: the page was asked and did not answer, the host is fine. */
 async function withinEvaluateBound(tab: Tab, evaluation: Promise<unknown>): Promise<unknown> {

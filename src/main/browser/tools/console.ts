@@ -1,6 +1,8 @@
 /** browser_console_messages: what the seat's tab logged and threw, from its bounded buffer. */
 import { z } from 'zod';
-import { header, onTab, type ToolDef } from '../tools.js';
+import { header } from './page-state.js';
+import { onTab } from './on-tab.js';
+import type { ToolDef } from './tool-def.js';
 import { recordsOf, CONSOLE_MESSAGES_PER_TAB_MAX, type ConsoleLevel } from '../page-records.js';
 
 const LEVELS: ConsoleLevel[] = ['error', 'warning', 'info', 'debug'];

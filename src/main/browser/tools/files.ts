@@ -9,7 +9,9 @@ import { z } from 'zod';
 import { ForgeError } from '../../../shared/errors.js';
 import { PAGE_ACTION_TIMEOUT_MS } from '../../../shared/limits.js';
 import { locate } from '../locate.js';
-import { onTab, pageState, type ToolDef } from '../tools.js';
+import { onTab } from './on-tab.js';
+import { pageState } from './page-state.js';
+import type { ToolDef } from './tool-def.js';
 import { elementArgs, targetOf } from './element.js';
 import { actionAnswer } from './pointer.js';
 

@@ -9,7 +9,9 @@ import { z } from 'zod';
 import { ForgeError } from '../../../shared/errors.js';
 import { PAGE_ACTION_TIMEOUT_MS } from '../../../shared/limits.js';
 import { locate } from '../locate.js';
-import { header, onTab, type ToolDef } from '../tools.js';
+import { header } from './page-state.js';
+import { onTab } from './on-tab.js';
+import type { ToolDef } from './tool-def.js';
 import { elementArgs, elementShape, targetOf } from './element.js';
 
 /** The box drawn when no style is given: seen on light and dark pages alike. */

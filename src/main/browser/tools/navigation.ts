@@ -7,7 +7,9 @@
 import { z } from 'zod';
 import type { Response } from 'playwright-core';
 import { NAVIGATION_TIMEOUT_MS } from '../../../shared/limits.js';
-import { onTab, pageState, type ToolDef } from '../tools.js';
+import { onTab } from './on-tab.js';
+import { pageState } from './page-state.js';
+import type { ToolDef } from './tool-def.js';
 import type { Tab } from '../tabs.js';
 import { installTracker } from './action-watch.js';
 import { refuseUrl } from '../url-policy.js';

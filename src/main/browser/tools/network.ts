@@ -4,7 +4,9 @@
  */
 import { z } from 'zod';
 import { ForgeError } from '../../../shared/errors.js';
-import { header, onTab, type ToolDef } from '../tools.js';
+import { header } from './page-state.js';
+import { onTab } from './on-tab.js';
+import type { ToolDef } from './tool-def.js';
 import { recordsOf, NETWORK_REQUESTS_PER_TAB_MAX, type PageRecords, type RequestEntry } from '../page-records.js';
 import type { Tab } from '../tabs.js';
 

@@ -5,7 +5,9 @@
  */
 import { z } from 'zod';
 import { ForgeError } from '../../../shared/errors.js';
-import { header, onTab, type BrowserAnswer, type ToolDef } from '../tools.js';
+import { header } from './page-state.js';
+import { onTab } from './on-tab.js';
+import type { BrowserAnswer, ToolDef } from './tool-def.js';
 import { SEAT_FILE_MAX_BYTES } from './seat-files.js';
 
 /** Longest a print may take, ms: a long page prints in seconds; past this the page is stuck, not long. */

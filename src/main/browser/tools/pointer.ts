@@ -5,7 +5,9 @@
 import { z } from 'zod';
 import { PAGE_ACTION_TIMEOUT_MS } from '../../../shared/limits.js';
 import { locate } from '../locate.js';
-import { onTab, pageState, type ToolDef } from '../tools.js';
+import { onTab } from './on-tab.js';
+import { pageState } from './page-state.js';
+import type { ToolDef } from './tool-def.js';
 import { elementArgs, prefixedElementArgs, targetOf } from './element.js';
 import { installTracker, watchAction } from './action-watch.js';
 import type { ProfileBrowser } from '../profile.js';

@@ -1,5 +1,5 @@
 /** The browser tools that live in modules of their own, in the order an agent reads them. */
-import type { ToolDef } from '../tools.js';
+import type { ToolDef } from './tool-def.js';
 import { NAVIGATION_TOOLS } from './navigation.js';
 import { SNAPSHOT_TOOLS } from './snapshot.js';
 import { POINTER_TOOLS } from './pointer.js';

@@ -4,10 +4,12 @@
  */
 import { z } from 'zod';
 import { ForgeError } from '../../../shared/errors.js';
-import { onTab, pageState, type ToolDef } from '../tools.js';
+import { onTab } from './on-tab.js';
+import { pageState } from './page-state.js';
+import type { ToolDef } from './tool-def.js';
 import { WINDOW_MIN_VIEWPORT_WIDTH } from '../../../workers/cdp/windows.js';
 import { LAYOUT_MIN_HEIGHT, LAYOUT_MIN_WIDTH, SURFACE_MAX_PX } from '../viewing/layout.js';
-import { recordingTab } from './video.js';
+import { recordingTab } from './video-running.js';
 
 /** How long the page may take to report its new size, ms. */
 const RESIZE_SETTLE_MS = 3_000;

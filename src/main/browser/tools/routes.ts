@@ -5,11 +5,13 @@
  * and going offline takes only the seat's own tabs off the network.
  */
 import { z } from 'zod';
-import type { BrowserContext, Page, Route } from 'playwright-core';
+import type { BrowserContext, Route } from 'playwright-core';
 import { ForgeError } from '../../../shared/errors.js';
-import { header, onTab, type ToolDef } from '../tools.js';
 import type { ProfileBrowser } from '../profile.js';
-import type { Tab } from '../tabs.js';
+import { onTab } from './on-tab.js';
+import { header } from './page-state.js';
+import { markSeatOffline, setOffline } from './seat-offline.js';
+import type { ToolDef } from './tool-def.js';
 
 /** Routes one seat may hold: each is checked on every request of the profile's browser. */
 export const ROUTES_PER_SEAT_MAX = 50;
@@ -28,10 +30,6 @@ interface RouteEntry {
 
 /** Each host's routes by seat: a new host (after a restart) starts with none, as its context is new. */
 const routesOf = new WeakMap<BrowserContext, Map<string, RouteEntry[]>>();
-/** Tabs taken offline, per seat of each host. */
-const offlineSeats = new WeakMap<BrowserContext, Set<string>>();
-/** Pages taken offline: a tab rebuilt on a new page (unloaded, crashed) is taken offline again. */
-const offlinePages = new WeakSet<Page>();
 
 function seatRoutes(ctx: BrowserContext, seat: string): RouteEntry[] {
   let bySeat = routesOf.get(ctx);
@@ -49,20 +47,6 @@ function fromSeat(p: ProfileBrowser, seat: string, route: Route): boolean {
   } catch {
     return false;
   }
-}
-
-async function setOffline(p: ProfileBrowser, tab: Tab, offline: boolean): Promise<void> {
-  const session = p.driver?.session(tab.page);
-  if (!session) return;
-  await session.send('Network.enable');
-  await session.send('Network.emulateNetworkConditions', { offline, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
-  if (offline) offlinePages.add(tab.page); else offlinePages.delete(tab.page);
-}
-
-/** Takes a tab the seat opened since it went offline off the network too, before its call runs. */
-export async function keepSeatNetwork(p: ProfileBrowser, seat: string, tab: Tab): Promise<void> {
-  const ctx = p.driver?.context;
-  if (ctx && offlineSeats.get(ctx)?.has(seat) && !offlinePages.has(tab.page)) await setOffline(p, tab, true);
 }
 
 function describe(r: RouteEntry, i: number): string {
@@ -149,11 +133,8 @@ export const ROUTE_TOOLS: ToolDef[] = [
     schema: z.object({ state: z.enum(['online', 'offline']).describe('offline: your tabs\' requests fail; online: they reach the network again') }).strict(),
     run: (a, ctx, p) => onTab(p, ctx, 'browser_network_state_set', 'setting the network state', async (tab) => {
       const seat = ctx.seat.key;
-      const context = p.driver!.context;
-      let seats = offlineSeats.get(context);
-      if (!seats) { seats = new Set(); offlineSeats.set(context, seats); }
       const offline = a.state === 'offline';
-      if (offline) seats.add(seat); else seats.delete(seat);
+      markSeatOffline(p.driver!.context, seat, offline);
       const mine = p.tabs.ownedBy(seat).filter((t) => !t.unloaded);
       for (const t of mine) await setOffline(p, t, offline);
       return ['### Result', `Your ${mine.length} tab${mine.length === 1 ? ' is' : 's are'} ${a.state as string}${offline ? ', and tabs you open stay offline until you set online' : ''}.`, header(tab)].join('\n');

@@ -7,7 +7,9 @@
 import { z } from 'zod';
 import { ForgeError } from '../../../shared/errors.js';
 import { EVALUATE_RESULT_MAX_CHARS } from '../../../shared/limits.js';
-import { onTab, pageState, type ToolDef } from '../tools.js';
+import { onTab } from './on-tab.js';
+import { pageState } from './page-state.js';
+import type { ToolDef } from './tool-def.js';
 
 /** Longest the agent's code may run before the call answers, ms; the code itself is not stopped (it cannot be). */
 const RUN_CODE_TIMEOUT_MS = 60_000;

@@ -7,7 +7,9 @@ import { z } from 'zod';
 import { ForgeError } from '../../../shared/errors.js';
 import { PAGE_ACTION_TIMEOUT_MS } from '../../../shared/limits.js';
 import { locate } from '../locate.js';
-import { header, onTab, type BrowserAnswer, type ToolDef } from '../tools.js';
+import { header } from './page-state.js';
+import { onTab } from './on-tab.js';
+import type { BrowserAnswer, ToolDef } from './tool-def.js';
 import { elementShape, targetOf } from './element.js';
 import { SEAT_FILE_MAX_BYTES } from './seat-files.js';
 

@@ -4,7 +4,9 @@
  */
 import { z } from 'zod';
 import { ForgeError } from '../../../shared/errors.js';
-import { header, onTab, pageState, snapshotOf, type ToolDef } from '../tools.js';
+import { header, pageState, snapshotOf } from './page-state.js';
+import { onTab } from './on-tab.js';
+import type { ToolDef } from './tool-def.js';
 import { elementShape, targetOf } from './element.js';
 
 /** Matching lines browser_find answers at most: past it the count is said, so a vague query cannot flood the agent. */

@@ -7,7 +7,9 @@
  */
 import { z } from 'zod';
 import { ForgeError } from '../../../shared/errors.js';
-import { header, onTab, type BrowserAnswer, type ToolDef } from '../tools.js';
+import { header } from './page-state.js';
+import { onTab } from './on-tab.js';
+import type { BrowserAnswer, ToolDef } from './tool-def.js';
 import type { ProfileBrowser } from '../profile.js';
 import type { SessionContext } from '../../mcp/context.js';
 import type { Tab } from '../tabs.js';

@@ -13,7 +13,7 @@ import { z } from 'zod';
 import { ForgeError } from '../../../shared/errors.js';
 import { log } from '../../logging.js';
 import type { ProfileBrowser } from '../profile.js';
-import type { ToolDef } from '../tools.js';
+import type { ToolDef } from './tool-def.js';
 import { SEAT_FILE_MAX_BYTES } from './seat-files.js';
 
 interface Tracing { seat: string; name: string; startedAt: number; others: Set<string>; stopWatching: () => void }

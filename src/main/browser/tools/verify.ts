@@ -8,7 +8,9 @@ import { z } from 'zod';
 import type { Locator } from 'playwright-core';
 import { ForgeError } from '../../../shared/errors.js';
 import { locate } from '../locate.js';
-import { header, onTab, type ToolDef } from '../tools.js';
+import { header } from './page-state.js';
+import { onTab } from './on-tab.js';
+import type { ToolDef } from './tool-def.js';
 import type { Tab } from '../tabs.js';
 import { elementArgs, elementShape, targetOf } from './element.js';
 

@@ -6,8 +6,10 @@
  * a person viewing the tab sees them as the video does.
  */
 import { z } from 'zod';
-import { header, onTab, type ToolDef } from '../tools.js';
-import { runningTake } from './video.js';
+import { header } from './page-state.js';
+import { onTab } from './on-tab.js';
+import type { ToolDef } from './tool-def.js';
+import { runningTake } from './video-running.js';
 
 /** How long a chapter card shows by default, ms (Playwright's own default). */
 const CHAPTER_CARD_DEFAULT_MS = 2_000;

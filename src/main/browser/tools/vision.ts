@@ -6,7 +6,9 @@
  */
 import { z } from 'zod';
 import { ForgeError } from '../../../shared/errors.js';
-import { onTab, pageState, type ToolDef } from '../tools.js';
+import { onTab } from './on-tab.js';
+import { pageState } from './page-state.js';
+import type { ToolDef } from './tool-def.js';
 import type { Tab } from '../tabs.js';
 import { actionAnswer } from './pointer.js';
 

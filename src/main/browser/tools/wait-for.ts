@@ -4,7 +4,9 @@
  */
 import { z } from 'zod';
 import { ForgeError } from '../../../shared/errors.js';
-import { onTab, pageState, type ToolDef } from '../tools.js';
+import { onTab } from './on-tab.js';
+import { pageState } from './page-state.js';
+import type { ToolDef } from './tool-def.js';
 
 /** Longest wait one call may ask for, s: past it the agent asks again, so a call never hangs. */
 export const WAIT_FOR_MAX_S = 30;

@@ -1,0 +1,62 @@
+/**
+ * A call on the seat's current tab: the page is reloaded first if its renderer died, the seat's
+ * offline state is kept on it, and the answer gets its common parts (notices, a dialog it opened).
+ */
+import { ForgeError } from '../../../shared/errors.js';
+import type { SessionContext, ToolAnswer } from '../../mcp/context.js';
+import { inForgeWords } from '../driver-errors.js';
+import type { ProfileBrowser } from '../profile.js';
+import { dialogRefusal, type Tab } from '../tabs.js';
+import { header } from './page-state.js';
+import { keepSeatNetwork } from './seat-offline.js';
+import { followRebuilt } from './video-running.js';
+
+/** Tools that may run on a page forge just reloaded; others hold refs the crash took away. */
+const RUNS_AFTER_REBUILD = new Set(['browser_navigate', 'browser_snapshot', 'browser_tabs', 'browser_navigate_back']);
+
+/** Reloads a page whose renderer died, and says so; refs-holding calls are refused after it. */
+async function rebuild(tab: Tab, tool: string, p: ProfileBrowser): Promise<string> {
+  const url = tab.page.url();
+  await p.rebuildTab(tab, url);
+  tab.crashed = false;
+  await followRebuilt(p, tab, `the page had crashed and forge reloaded it (${url})`);
+  const said = `the page in tab ${tab.number} (${tab.pageId}) had crashed; forge reloaded it (${url})`;
+  if (!RUNS_AFTER_REBUILD.has(tool)) throw new ForgeError('page_crashed', `${said}; its earlier refs are gone — take a fresh browser_snapshot, then try again`);
+  return said;
+}
+
+/** Tools that only read the page: nothing they do opens a popup, so they skip the popup grace and barrier. */
+const READS_ONLY = new Set([
+  'browser_snapshot', 'browser_find', 'browser_take_screenshot', 'browser_console_messages', 'browser_network_requests', 'browser_network_request', 'browser_wait_for',
+  'browser_pdf_save', 'browser_generate_locator', 'browser_verify_element_visible', 'browser_verify_text_visible', 'browser_verify_list_visible', 'browser_verify_value',
+]);
+
+/** Runs a call on the seat's current tab and writes the common parts of its answer. */
+export async function onTab(p: ProfileBrowser, ctx: SessionContext, tool: string, what: string, work: (tab: Tab) => Promise<string>, opts: { allowDialog?: boolean; dialogRefuses?: boolean; leavesPage?: boolean } = {}): Promise<ToolAnswer> {
+  const r = await p.call(ctx.seat.key, tool, async (tab) => {
+    const grace = READS_ONLY.has(tool) ? undefined : p.popupGrace();
+    let rebuilt = tab.crashed ? await rebuild(tab, tool, p) : '';
+    await keepSeatNetwork(p, ctx.seat.key, tab);
+    let text: string;
+    try {
+      text = await work(tab);
+    } catch (e) {
+      if (!/Target crashed/.test((e as Error)?.message ?? '')) throw inForgeWords(e, tab, what);
+      // The driver saw the renderer die before its crash event: rebuild now, then once more.
+      tab.crashed = true;
+      rebuilt = await rebuild(tab, tool, p);
+      try { text = await work(tab); } catch (e2) { throw inForgeWords(e2, tab, what); }
+    }
+    await p.settlePopups(tab, grace);
+    return rebuilt ? `Note: ${rebuilt}.\n${text}` : text;
+  }, opts);
+  const notes: string[] = [];
+  notes.push(...r.tab.notices.splice(0).map((n) => `Note: ${n}.`));
+  if (r.dialogOpened) {
+    const d = r.dialogOpened.dialog!;
+    if (opts.dialogRefuses) throw new ForgeError('dialog_waiting', `${what} was cut short: ${dialogRefusal(r.dialogOpened)}`);
+    notes.push(`tab ${r.tab.number} (${r.tab.pageId}) opened a ${d.kind} dialog: ${JSON.stringify(d.message)}. It holds the tab until browser_handle_dialog answers it.`);
+    return { text: [...notes, header(r.tab)].join('\n') };
+  }
+  return { text: [...notes, r.value as string].join('\n') };
+}
