@@ -16,7 +16,8 @@
  * mostly filled) and again at the end, with the load still connected, it is counted by
  * constructor (`heap_top`, what grew): a leak shows by name. A collection pauses the main thread
  * (a fraction of a second); a count can pause it for a minute on a loaded machine (a call can
- * time out meanwhile, an error the pause made) and its serializing raises the RSS once.
+ * time out meanwhile, an error the pause made) and its serializing raises the RSS once, so with
+ * --heap `rss_mb_per_hour` is fitted over the samples after the first count.
  */
 import { parseArgs } from 'node:util';
 import WebSocket from 'ws';
@@ -160,6 +161,8 @@ async function main(): Promise<void> {
   const collected: Array<[number, number]> = [];
   let censusStart: HeapCensus | undefined;
   let censusEnd: HeapCensus | undefined;
+  /** With --heap, when the first count ended, ms into the run: its serializing raised the RSS once, so the RSS slope is fitted after it. */
+  let countedAt = 0;
   const pages = await servePages();
   const t = new Tally();
   const samples: Array<[number, number]> = [];
@@ -208,6 +211,7 @@ async function main(): Promise<void> {
     const weigh = inspector && (async () => {
       await sleep(Math.max(WARMUP_MS, (end - t0) / 3));
       censusStart = await inspector.snapshot();
+      countedAt = Date.now() - t0;
       say(`heap a third of the way in, counted: ${(censusStart.total / 1e6).toFixed(1)} MB`);
       while (!over()) {
         collected.push([Date.now() - t0, await inspector.collectedHeapMb()]);
@@ -234,7 +238,7 @@ async function main(): Promise<void> {
     await server.stop();
     const warm = (xs: Array<[number, number]>): Array<[number, number]> => xs.filter(([ms]) => ms >= WARMUP_MS);
     const line = {
-      minutes, calls: t.calls, errors: t.errors, rss_mb_start: Math.round(rssStart), rss_mb_end: Math.round(rssEnd), rss_mb_per_hour: Math.round(slopePerHour(warm(samples))),
+      minutes, calls: t.calls, errors: t.errors, rss_mb_start: Math.round(rssStart), rss_mb_end: Math.round(rssEnd), rss_mb_per_hour: Math.round(slopePerHour(warm(samples).filter(([ms]) => ms >= countedAt))),
       heap_mb_end: Math.round(heap.at(-1)?.[1] ?? 0), heap_mb_per_hour: Math.round(slopePerHour(warm(heap))), external_mb_per_hour: Math.round(slopePerHour(warm(external))),
       ...(values.heap ? {
         heap_collected_mb: collected.map(([, mb]) => Math.round(mb * 10) / 10), heap_collected_mb_per_hour: Math.round(slopePerHour(collected)),
