@@ -103,7 +103,7 @@ describe('forge token new', () => {
     const w = await openViewer(forge.info.port, await secretOf(token('new', '--name', 'watcher', '--watch')));
     w.send({ t: 'attach', pageId: shopPage, w: 800, h: 600 });
     await w.next('view');
-    for (const [i, m] of [{ t: 'control', take: true }, { t: 'input', ev: { type: 'text', text: 'x' } }, { t: 'nav', dir: 'back' }, { t: 'answer', handoff: 'ho-x', answer: 'done' }].entries()) {
+    for (const [i, m] of ([{ t: 'control', take: true }, { t: 'input', ev: { type: 'text', text: 'x' } }, { t: 'nav', dir: 'back' }, { t: 'answer', handoff: 'ho-x', answer: 'done' }] as const).entries()) {
       w.send({ ...m, id: 10 + i });
       expect((await w.next('error', (e) => e.id === 10 + i)).message).toBe(`this link is for watching; "${m.t}" needs a token that may take control`);
     }

@@ -5,12 +5,13 @@
  */
 import type { Worker } from 'node:worker_threads';
 type Transferable = import('node:worker_threads').TransferListItem;
-import { encodeControl, type ClientMessage, type ServerMessage } from '../shared/protocol.js';
+import { encodeControl, type ClientMessageKind, type ClientMessageOf, type ServerMessage, type UncheckedMessage } from '../shared/protocol.js';
 import type { FromRelay, ToRelay } from '../workers/relay/protocol.js';
 import { isForgeError } from '../shared/errors.js';
 import { log } from './logging.js';
 import { refusedSentence, viewerMayDo, type ViewerGrant } from '../shared/grants.js';
 import type { ActivityEvent } from '../shared/activity.js';
+import { checkedMessage } from './viewer-messages-schema.js';
 
 /** Close code for a viewer its credential no longer admits (its hand-off answered, its token revoked). */
 export const CLOSE_FORBIDDEN = 4403;
@@ -37,7 +38,11 @@ export function boundedSentence(message: string): string {
 /** A check run when a viewer opens: a sentence refuses it (the socket is closed with it), undefined admits it. */
 export type Admission = (viewer: ViewerInfo) => string | undefined;
 
-export type MessageHandler = (viewer: ViewerInfo, msg: ClientMessage) => void | Promise<void>;
+/** Serves one kind of message, already checked against its schema. */
+export type MessageHandler<K extends ClientMessageKind> = (viewer: ViewerInfo, msg: ClientMessageOf<K>) => void | Promise<void>;
+
+/** A kind's door and handler: the message as it arrived is checked, then served. */
+type Route = (viewer: ViewerInfo, msg: UncheckedMessage) => void | Promise<void>;
 
 /**
  * Viewers served by another node, or served here for another node (see cluster/viewer-routing.ts):
@@ -51,7 +56,7 @@ export interface ViewerBridge {
 
 export class ViewerHub {
   readonly viewers = new Map<number, ViewerInfo>();
-  private handlers = new Map<string, MessageHandler>();
+  private handlers = new Map<string, Route>();
   private openListeners: Array<(v: ViewerInfo) => void> = [];
   private closeListeners: Array<(v: ViewerInfo) => void> = [];
   private fetchedListeners: Array<(path: string) => void> = [];
@@ -64,10 +69,14 @@ export class ViewerHub {
   /** `theme`: `[client] theme`, told to every client in its welcome. */
   constructor(private readonly relay: Worker, private readonly theme: 'system' | 'dark' | 'light' = 'system') {}
 
-  /** Routes messages whose `t` is `kind` to `handler`. One handler per kind. */
-  on(kind: string, handler: MessageHandler): void {
+  /**
+   * Routes messages whose `t` is `kind` to `handler`, each checked against its kind's schema
+   * first (see viewer-messages-schema.ts): a malformed one is refused in words and never reaches
+   * it. One handler per kind.
+   */
+  on<K extends ClientMessageKind>(kind: K, handler: MessageHandler<K>): void {
     if (this.handlers.has(kind)) throw new Error(`a handler for viewer message "${kind}" is already registered`);
-    this.handlers.set(kind, handler);
+    this.handlers.set(kind, (v, msg) => handler(v, checkedMessage(kind, msg)));
   }
 
   onOpen(cb: (v: ViewerInfo) => void): void { this.openListeners.push(cb); }
@@ -170,7 +179,7 @@ export class ViewerHub {
     }
   }
 
-  private async route(v: ViewerInfo, msg: ClientMessage): Promise<void> {
+  private async route(v: ViewerInfo, msg: UncheckedMessage): Promise<void> {
     const id = typeof msg.id === 'number' && Number.isSafeInteger(msg.id) ? { id: msg.id } : {};
     if (msg.t === 'ping') { this.send(v.id, { t: 'pong', ...id }); return; }
     const handler = this.handlers.get(msg.t);

@@ -30,6 +30,7 @@
 import { Packr, Unpackr } from 'msgpackr';
 import type { ActivityEvent } from './activity.js';
 import { CONTROL_NESTING_MAX } from './limits.js';
+import type { TermClientMessage } from './terminal.js';
 
 export const FRAME_KIND_BROWSER = 1;
 export const FRAME_KIND_TERMINAL = 4;
@@ -159,6 +160,8 @@ export interface TabRow {
 /**
  * Messages a viewer sends. Every one has `t`; `id` (optional) is echoed in the answer or error.
  * A viewer watches at most one tab at a time: an attach replaces what the connection watched.
+ * The server checks each against its kind's schema before anything serves it; a kind not listed
+ * here is answered as unknown.
  */
 export type ClientMessage =
   /** The token, when it did not come in the socket URL's `?token=`. */
@@ -194,7 +197,22 @@ export type ClientMessage =
   | { t: 'file_chooser_answer'; chooser: string; files?: PickedFile[]; dismiss?: boolean; picked?: { files: number; bytes: number }; id?: number }
   /** The tabs this home shows on screen now, for their live thumbnails; an empty list while the page is hidden. */
   | { t: 'thumbs'; pageIds: string[]; id?: number }
-  | { t: string; id?: number; [k: string]: unknown };
+  /** The parked hand-offs this viewer's credential covers: a `handoffs` list answers. */
+  | { t: 'handoffs'; id?: number }
+  /** A person's answer to a parked hand-off (`handoff`, its id in the list), with an optional note. */
+  | { t: 'answer'; handoff: string; answer: 'done' | 'not_now' | 'feedback'; note?: string; id?: number }
+  /** A hand-off link's page is still open: the tab stays held while these come. */
+  | { t: 'heartbeat'; id?: number }
+  | TermClientMessage;
+
+/** Every kind of message a viewer may send. */
+export type ClientMessageKind = ClientMessage['t'];
+
+/** The message of one kind, narrowed. */
+export type ClientMessageOf<K extends ClientMessageKind> = Extract<ClientMessage, { t: K }>;
+
+/** A control message as it arrived: its kind, and fields nothing has checked yet. */
+export type UncheckedMessage = { t: string; [k: string]: unknown };
 
 /** One file of a file-chooser answer: its name, its MIME type if the picker gave one, its bytes as base64. */
 export interface PickedFile { name: string; type?: string; data: string }
@@ -274,7 +292,7 @@ export function encodeControl(msg: ServerMessage | ClientMessage): Uint8Array {
   return new Uint8Array(packr.pack(msg) as Uint8Array);
 }
 
-export type DecodeResult = { ok: true; msg: ClientMessage & ServerMessage } | { ok: false; reason: string };
+export type DecodeResult = { ok: true; msg: UncheckedMessage & ServerMessage } | { ok: false; reason: string };
 
 /** Decodes a control message; never throws — a malformed one is a reason the sender is told. */
 export function decodeControl(bytes: Uint8Array): DecodeResult {
@@ -294,7 +312,7 @@ export function decodeControl(bytes: Uint8Array): DecodeResult {
   if (nestedPast(value, CONTROL_NESTING_MAX)) {
     return { ok: false, reason: `a control message nests maps and arrays at most ${CONTROL_NESTING_MAX} levels deep` };
   }
-  return { ok: true, msg: value as ClientMessage & ServerMessage };
+  return { ok: true, msg: value as UncheckedMessage & ServerMessage };
 }
 
 /** Whether `value` nests maps or arrays deeper than `max` levels; walked without recursion. */

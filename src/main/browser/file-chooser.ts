@@ -10,7 +10,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FileChooser } from 'playwright-core';
-import type { ClientMessage, PickedFile, ServerMessage } from '../../shared/protocol.js';
+import type { ClientMessageOf, ServerMessage } from '../../shared/protocol.js';
 import { ForgeError } from '../../shared/errors.js';
 import {
   FILE_CHOOSER_MAX_BASE64_CHARS, FILE_CHOOSER_MAX_BYTES, FILE_CHOOSER_MAX_FILES, FILE_CHOOSER_UPLOADS_KEPT,
@@ -38,10 +38,9 @@ interface Pending {
   offeredTo?: number;
 }
 
-type Answer = Extract<ClientMessage, { t: 'file_chooser_answer' }>;
+type Answer = ClientMessageOf<'file_chooser_answer'>;
 
 const MIB = 1024 * 1024;
-const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 
 export class FileChoosers {
   private pending = new Map<string, Pending>();
@@ -52,7 +51,7 @@ export class FileChoosers {
   constructor(private readonly hub: ViewerHub, private readonly doors: ChooserDoors) {}
 
   attach(): void {
-    this.hub.on('file_chooser_answer', (v, m) => this.answer(v, m as Answer));
+    this.hub.on('file_chooser_answer', (v, m) => this.answer(v, m));
   }
 
   /** The driver captured a chooser on `tab` (the profile already holds it as tab.fileChooser). */
@@ -108,7 +107,6 @@ export class FileChoosers {
   }
 
   private async answer(v: ViewerInfo, m: Answer): Promise<void> {
-    if (typeof m.chooser !== 'string') throw new ForgeError('bad_request', 'a file_chooser_answer names its chooser (the id the file_chooser message gave)');
     const pd = this.pending.get(m.chooser);
     if (!pd || !this.live(pd)) {
       if (pd) this.forget(pd);
@@ -118,26 +116,25 @@ export class FileChoosers {
     if (this.doors.controllerOf(pd.tab) !== v.id) {
       throw new ForgeError('not_controller', `only the viewer controlling tab ${n} answers its file chooser; take control of tab ${n} first`);
     }
-    if (m.dismiss === true) {
-      const over = m.picked && typeof m.picked === 'object' ? pastLimits(Number(m.picked.files), Number(m.picked.bytes)) : undefined;
+    // The door lets an answer through with files or with dismiss.
+    if (m.dismiss === true || !m.files) {
+      const over = m.picked ? pastLimits(m.picked.files, m.picked.bytes) : undefined;
       if (over) await this.overLimit(pd, over); else await this.settle(pd, [], `the person dismissed the picker for the file chooser on tab ${n}`);
       return;
     }
     const files = m.files;
-    if (!Array.isArray(files)) throw new ForgeError('bad_request', 'a file_chooser_answer carries files (a list of {name, data}) or dismiss: true');
     if (files.length === 0) { await this.settle(pd, [], `the person picked no file for the file chooser on tab ${n}`); return; }
     const tooMany = pastLimits(files.length, 0);
     if (tooMany) { await this.overLimit(pd, tooMany); return; }
-    const checked = files.map((f, i) => checkFile(f, i));
-    const chars = checked.reduce((sum, f) => sum + f.data.length, 0);
+    const chars = files.reduce((sum, f) => sum + f.data.length, 0);
     if (chars > FILE_CHOOSER_MAX_BASE64_CHARS) {
       await this.overLimit(pd, pastLimits(0, Math.floor((chars * 3) / 4))!);
       return;
     }
-    if (!pd.multiple && checked.length > 1) {
-      throw new ForgeError('bad_request', `the file chooser on tab ${n} takes one file; ${checked.length} were picked`);
+    if (!pd.multiple && files.length > 1) {
+      throw new ForgeError('bad_request', `the file chooser on tab ${n} takes one file; ${files.length} were picked`);
     }
-    const bytes = checked.map((f) => Buffer.from(f.data, 'base64'));
+    const bytes = files.map((f) => Buffer.from(f.data, 'base64'));
     const tooBig = pastLimits(0, bytes.reduce((sum, b) => sum + b.byteLength, 0));
     if (tooBig) { await this.overLimit(pd, tooBig); return; }
     const root = `${pd.profile.dir}-uploads`;
@@ -145,7 +142,7 @@ export class FileChoosers {
     if (!this.uploads.has(pd.profile.key)) { this.uploads.set(pd.profile.key, []); await rm(root, { recursive: true, force: true }); }
     const dir = join(root, pd.id);
     await mkdir(dir, { recursive: true, mode: 0o700 });
-    const names = uniqueNames(checked.map((f) => f.name));
+    const names = uniqueNames(files.map((f) => f.name));
     const paths = names.map((name) => join(dir, name));
     await Promise.all(paths.map((path, i) => writeFile(path, bytes[i]!, { mode: 0o600 })));
     this.keepUploads(pd.profile.key, dir);
@@ -189,18 +186,6 @@ function pastLimits(files: number, bytes: number): string | undefined {
   if (Number.isFinite(files) && files > FILE_CHOOSER_MAX_FILES) return `${files} files is more than the ${FILE_CHOOSER_MAX_FILES} one answer may carry`;
   if (Number.isFinite(bytes) && bytes > FILE_CHOOSER_MAX_BYTES) return `the files come to ${(bytes / MIB).toFixed(1)} MiB, more than the ${FILE_CHOOSER_MAX_BYTES / MIB} MiB one answer may carry`;
   return undefined;
-}
-
-function checkFile(f: unknown, i: number): PickedFile {
-  const bad = (why: string): ForgeError => new ForgeError('bad_request', `file ${i + 1} of the answer was refused: ${why}; the chooser is still open`);
-  if (typeof f !== 'object' || f === null) throw bad('each file is a map {name, data}');
-  const { name, type, data } = f as Record<string, unknown>;
-  if (typeof name !== 'string' || name.trim() === '') throw bad('name must be the file\'s name');
-  if (type !== undefined && typeof type !== 'string') throw bad('type must be a MIME type');
-  if (typeof data !== 'string') throw bad('data must be the file\'s bytes as base64');
-  if (data.length > FILE_CHOOSER_MAX_BASE64_CHARS) return { name, data }; // the size check answers it
-  if (data.length % 4 !== 0 || !BASE64.test(data)) throw bad('data is not valid base64');
-  return { name, data };
 }
 
 /** A picked name made safe for the disk (no folders, no control characters), unique within one answer. */

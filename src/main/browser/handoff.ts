@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { ClientMessage, ServerMessage } from '../../shared/protocol.js';
+import type { ClientMessageOf, ServerMessage } from '../../shared/protocol.js';
 import { ForgeError, isForgeError } from '../../shared/errors.js';
 import type { SessionContext } from '../mcp/context.js';
 import { CLOSE_FORBIDDEN, type ViewerHub, type ViewerInfo } from '../viewers.js';
@@ -62,7 +62,7 @@ export class BrowserHandOffs {
 
   attachViewers(): void {
     this.hub.on('handoffs', (v) => { this.hub.send(v.id, this.listFor(v)); });
-    this.hub.on('answer', (v, m) => this.answer(v, m as ClientMessage & { handoff?: unknown; answer?: unknown; note?: unknown; id?: number }));
+    this.hub.on('answer', (v, m) => this.answer(v, m));
     this.hub.on('heartbeat', (v) => { this.beat(v); });
     this.hub.onOpen((v) => { this.hub.send(v.id, this.listFor(v)); });
     // A link is a capability for one parked hand-off: once that is answered, the link opens nothing.
@@ -131,13 +131,12 @@ export class BrowserHandOffs {
     }
   }
 
-  private answer(v: ViewerInfo, m: { handoff?: unknown; answer?: unknown; note?: unknown; id?: number }): void {
-    const id = typeof m.handoff === 'string' ? m.handoff : '';
+  private answer(v: ViewerInfo, m: ClientMessageOf<'answer'>): void {
+    const id = m.handoff;
     if (v.handoff && v.handoff !== id) throw new ForgeError('auth', 'this link answers its own hand-off only');
     const h = this.asks.get(id);
     if (!h || !this.covers(v, h)) throw new ForgeError('hand_off', `the hand-off ${id.slice(0, 40) || '(none named)'} is not waiting any more`);
-    if (m.answer !== 'done' && m.answer !== 'not_now' && m.answer !== 'feedback') throw new ForgeError('bad_request', 'an answer is done, not_now or feedback');
-    const note = typeof m.note === 'string' ? m.note.trim() : '';
+    const note = m.note?.trim() ?? '';
     if (note.length > HANDOFF_NOTE_MAX_CHARS) throw new ForgeError('bad_request', `a note is limited to ${HANDOFF_NOTE_MAX_CHARS} characters; nothing was sent`);
     if (m.answer === 'feedback' && !note) throw new ForgeError('bad_request', 'send feedback needs words in the note');
     h.settle({ answer: m.answer, note });

@@ -5,7 +5,7 @@
  * asks for, the controller's gesture queue, the tab list a token sees, the tabs' sound, and the
  * frame pipeline each watched host runs.
  */
-import { MOD_CTRL, MOD_META, type ClientMessage, type ServerMessage, type ViewRecording } from '../../shared/protocol.js';
+import { MOD_CTRL, MOD_META, type ClientMessageOf, type ServerMessage, type ViewRecording } from '../../shared/protocol.js';
 import { ForgeError } from '../../shared/errors.js';
 import { DEFAULT_PAGE_HEIGHT, DEFAULT_PAGE_WIDTH } from '../../shared/limits.js';
 import type { Rect } from '../../shared/capture.js';
@@ -19,7 +19,7 @@ import { NavigationArrows } from './history.js';
 import { FOCUS_MOVING_KEYS, focusIsEditable, selectedText } from './focus.js';
 import type { Listener } from './sound.js';
 import { layoutSize, overlaps, surfaceSize, type Size } from './viewing/layout.js';
-import { acked, checkInput, GestureQueue, type InputMessage } from './viewing/gestures.js';
+import { acked, GestureQueue, type InputMessage } from './viewing/gestures.js';
 import { HostFrameSources } from './viewing/host-frames.js';
 import { TabSound } from './viewing/tab-sound.js';
 import { isWholeOrg, tabList, visibleTabs, type TabListMessage } from './viewing/tab-list.js';
@@ -96,13 +96,13 @@ export class BrowserViewing {
     this.sound.start();
     hub.onOpen((info) => this.viewers.set(info.id, { info, surface: { w: DEFAULT_PAGE_WIDTH, h: DEFAULT_PAGE_HEIGHT } }));
     hub.onClose((info) => { void this.detach(info.id).catch(() => undefined); this.viewers.delete(info.id); });
-    hub.on('tabs', (v, m) => this.subscribe(v, m as Extract<ClientMessage, { t: 'tabs' }>));
-    hub.on('attach', (v, m) => this.attachTab(v, m as Extract<ClientMessage, { t: 'attach' }>));
+    hub.on('tabs', (v, m) => this.subscribe(v, m));
+    hub.on('attach', (v, m) => this.attachTab(v, m));
     hub.on('detach', async (v) => { await this.detach(v.id); });
-    hub.on('resize', (v, m) => this.resize(v, m as Extract<ClientMessage, { t: 'resize' }>));
-    hub.on('control', (v, m) => this.control(v, m as Extract<ClientMessage, { t: 'control' }>));
-    hub.on('nav', (v, m) => this.nav(v, m as Extract<ClientMessage, { t: 'nav' }>));
-    hub.on('input', (v, m) => this.queueInput(v, m as InputMessage));
+    hub.on('resize', (v, m) => this.resize(v, m));
+    hub.on('control', (v, m) => this.control(v, m));
+    hub.on('nav', (v, m) => this.nav(v, m));
+    hub.on('input', (v, m) => this.queueInput(v, m));
   }
 
   /** A gesture joins its viewer's queue (see GestureQueue: newest move only, presses in order, bounded). */
@@ -118,8 +118,7 @@ export class BrowserViewing {
     return s;
   }
 
-  private profileFor(v: ViewerInfo, seat: unknown): ProfileBrowser {
-    if (seat !== undefined && typeof seat !== 'string') throw new ForgeError('bad_request', 'seat must be ORG/PROJECT/LABEL');
+  private profileFor(v: ViewerInfo, seat: string | undefined): ProfileBrowser {
     const s = seat ?? v.query.get('seat') ?? undefined;
     if (s) {
       const parsed = parseSeat(s);
@@ -130,9 +129,8 @@ export class BrowserViewing {
 
   // ---- the tab list ----
 
-  private subscribe(v: ViewerInfo, m: Extract<ClientMessage, { t: 'tabs' }>): void {
+  private subscribe(v: ViewerInfo, m: ClientMessageOf<'tabs'>): void {
     if (v.handoff) throw new ForgeError('auth', 'a hand-off link shows its own page only; it has no tab list');
-    if (m.every !== undefined && typeof m.every !== 'boolean') throw new ForgeError('bad_request', 'every must be true or false');
     const p = this.profileFor(v, m.seat);
     const s = this.state(v);
     s.subscribed = p.key;
@@ -215,7 +213,7 @@ export class BrowserViewing {
 
   // ---- attach, detach, layout ----
 
-  private async attachTab(v: ViewerInfo, m: Extract<ClientMessage, { t: 'attach' }>): Promise<void> {
+  private async attachTab(v: ViewerInfo, m: ClientMessageOf<'attach'>): Promise<void> {
     const s = this.state(v);
     s.surface = surfaceSize(m.w, m.h);
     if (v.handoff) {
@@ -233,14 +231,14 @@ export class BrowserViewing {
     if (!p.host?.alive) this.dir.wanted?.(p, 'a person showed the browser');
     // What this viewer may watch: the link's page, or the tabs its token covers.
     const mayWatch = (t: Tab | undefined): t is Tab => !!t?.owner && (v.handoff !== undefined || tabAllowed(v.grant, t.pageId, t.owner));
-    if (m.pageId !== undefined && !(p.host?.alive && mayWatch(p.tabs.get(String(m.pageId))))) throw this.missingPage(p, String(m.pageId), v.grant);
+    if (m.pageId !== undefined && !(p.host?.alive && mayWatch(p.tabs.get(m.pageId)))) throw this.missingPage(p, m.pageId, v.grant);
     if (!p.host?.alive || !p.tabs.all().some((t) => mayWatch(t))) throw new ForgeError('tab_not_open', 'the profile has no tab to show yet');
     let tab: Tab | undefined;
     if (m.pageId !== undefined) {
-      tab = p.tabs.get(String(m.pageId))!;
+      tab = p.tabs.get(m.pageId)!;
     } else if (m.tab !== undefined) {
-      tab = p.tabs.byNumber(Number(m.tab));
-      if (!mayWatch(tab)) throw new ForgeError('tab_not_open', `tab ${String(m.tab).slice(0, 20)} is not open`);
+      tab = p.tabs.byNumber(m.tab);
+      if (!mayWatch(tab)) throw new ForgeError('tab_not_open', `tab ${m.tab} is not open`);
     } else {
       tab = p.tabs.all().find((t) => mayWatch(t))!;
     }
@@ -289,7 +287,7 @@ export class BrowserViewing {
     this.pushView(w.tab);
   }
 
-  private async resize(v: ViewerInfo, m: Extract<ClientMessage, { t: 'resize' }>): Promise<void> {
+  private async resize(v: ViewerInfo, m: ClientMessageOf<'resize'>): Promise<void> {
     const s = this.state(v);
     s.surface = surfaceSize(m.w, m.h);
     if (!s.watch) return;
@@ -345,7 +343,7 @@ export class BrowserViewing {
 
   // ---- the role ----
 
-  private async control(v: ViewerInfo, m: Extract<ClientMessage, { t: 'control' }>): Promise<void> {
+  private async control(v: ViewerInfo, m: ClientMessageOf<'control'>): Promise<void> {
     const w = this.state(v).watch;
     if (!w) throw new ForgeError('bad_request', 'attach to a tab before taking control');
     const held = this.controllers.get(w.tab.pageId) === v.id;
@@ -375,7 +373,7 @@ export class BrowserViewing {
   }
 
   private async input(v: ViewerInfo, m: InputMessage): Promise<void> {
-    const ev = checkInput(m.ev);
+    const ev = m.ev;
     const w = this.controllerWatch(v, 'driving the page');
     if (w.tab.dialog) throw new ForgeError('dialog_waiting', `tab ${w.tab.number} is held by a ${w.tab.dialog.kind} dialog: ${JSON.stringify(w.tab.dialog.message)}`);
     const session = w.profile.driver?.session(w.tab.page);
@@ -413,8 +411,7 @@ export class BrowserViewing {
     });
   }
 
-  private async nav(v: ViewerInfo, m: Extract<ClientMessage, { t: 'nav' }>): Promise<void> {
-    if (m.dir !== 'back' && m.dir !== 'forward') throw new ForgeError('bad_request', 'nav dir must be back or forward');
+  private async nav(v: ViewerInfo, m: ClientMessageOf<'nav'>): Promise<void> {
     const w = this.controllerWatch(v, 'moving through the page\'s history');
     await this.arrows.go(w.tab, w.profile, m.dir);
   }

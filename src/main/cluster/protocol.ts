@@ -17,7 +17,7 @@
  * the message: with NATS's per-user permissions (natsPermissions) no node can speak for another.
  */
 import { Packr, Unpackr } from 'msgpackr';
-import type { ClientMessage } from '../../shared/protocol.js';
+import type { UncheckedMessage } from '../../shared/protocol.js';
 import type { ViewerGrant } from '../../shared/grants.js';
 
 /** The KV bucket of profile leases: key `lease.<org>/<profile>`, value the holding node's name, and each holder's own record (lease-book.ts). */
@@ -87,7 +87,7 @@ export function natsPermissions(node: string): { publish: { allow: string[] }; s
 /** A viewer connected to node `from`, served by the node it is sent to (the one owning its profile). */
 export type ViewerOp =
   | { op: 'open'; from: string; viewer: number; org: string; query: string; grant: ViewerGrant }
-  | { op: 'message'; from: string; viewer: number; msg: ClientMessage }
+  | { op: 'message'; from: string; viewer: number; msg: UncheckedMessage }
   | { op: 'close'; from: string; viewer: number };
 
 /** The serving node's answers to those viewers; `watch` names the frame id of the serving node's tab (null: nothing). */

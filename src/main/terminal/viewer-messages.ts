@@ -2,18 +2,15 @@
  * What a viewer may say about a terminal: attach, type (only the keyboard holder), resize, take
  * or release control, answer a hand-off, acknowledge output, ask for a repaint, detach. Every
  * refusal is a sentence the client shows; nothing a viewer sends reaches the PTY unchecked. The
- * door (viewers.ts) has already refused kinds the credential does not list; here each message's
- * terminal or seat is checked against the seats the credential covers.
+ * door (viewers.ts) has already refused kinds the credential does not list and fields its kind's
+ * schema does not take; here each message's terminal or seat is checked against the seats the
+ * credential covers.
  */
 import type { ViewerHub, ViewerInfo } from '../viewers.js';
-import type { ClientMessage } from '../../shared/protocol.js';
 import { ForgeError } from '../../shared/errors.js';
-import { TERM_INPUT_MAX_CHARS, pasteTooLong } from '../../shared/limits.js';
 import { parseSeat } from '../seat.js';
 import { seatAllowed, viewerMayDo } from '../../shared/grants.js';
-import {
-  TERM_COLS_MAX, TERM_COLS_MIN, TERM_ROWS_MAX, TERM_ROWS_MIN, TERM_STATE,
-} from '../../shared/terminal.js';
+import { TERM_STATE } from '../../shared/terminal.js';
 import type { PtyLink } from './pty-link.js';
 import type { TerminalRecord } from './record.js';
 
@@ -36,37 +33,25 @@ export interface TerminalViewerHost {
   pushRows(to?: number): void;
 }
 
-function int(v: unknown, min: number, max: number, what: string): number {
-  if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max) {
-    throw new ForgeError('bad_request', `${what} must be a whole number from ${min} to ${max}`);
-  }
-  return v;
-}
-
-/** A viewer's message as it arrived: every field is checked before use. */
-type Loose = { t: string; [k: string]: unknown };
-
 /** A terminal this viewer's credential covers: of its org, and of a seat its token names. */
-function coveredTerm(s: TerminalViewerHost, viewer: ViewerInfo, msg: Loose): TerminalRecord {
-  const r = s.get(int(msg.term, 1, 2 ** 32 - 1, 'term'));
+function coveredTerm(s: TerminalViewerHost, viewer: ViewerInfo, term: number): TerminalRecord {
+  const r = s.get(term);
   if (parseSeat(r.seat).org !== viewer.org || !seatAllowed(viewer.grant, r.seat)) throw new ForgeError('terminal', `terminal ${r.number} is not open`);
   return r;
 }
 
-function termOf(s: TerminalViewerHost, viewer: ViewerInfo, msg: Loose): TerminalRecord {
-  const r = coveredTerm(s, viewer, msg);
+function termOf(s: TerminalViewerHost, viewer: ViewerInfo, term: number): TerminalRecord {
+  const r = coveredTerm(s, viewer, term);
   if (!r.viewers.has(viewer.id)) throw new ForgeError('terminal', `this client is not attached to terminal ${r.number}; attach first`);
   return r;
 }
 
 export function attachTerminalViewers(s: TerminalViewerHost, viewerHub: ViewerHub): void {
-  const hub = { on: (kind: string, h: (v: ViewerInfo, m: Loose) => void | Promise<void>) => viewerHub.on(kind, (v, m: ClientMessage) => h(v, m as Loose)), onClose: viewerHub.onClose.bind(viewerHub) };
-  hub.on('term_attach', async (viewer, msg) => {
-    const seat = parseSeat(typeof msg.seat === 'string' ? msg.seat : '');
+  viewerHub.on('term_attach', async (viewer, msg) => {
+    const seat = parseSeat(msg.seat);
     if (seat.org !== viewer.org) throw new ForgeError('auth', `seat ${seat.key} is not in org ${viewer.org}`);
     if (!seatAllowed(viewer.grant, seat.key)) throw new ForgeError('auth', `this token does not cover seat ${seat.key}`);
-    const cols = int(msg.cols, TERM_COLS_MIN, TERM_COLS_MAX, 'cols');
-    const rows = int(msg.rows, TERM_ROWS_MIN, TERM_ROWS_MAX, 'rows');
+    const { cols, rows } = msg;
     // A person opens the terminal of a seat that exists: one an agent's session made, or one running.
     // Starting a shell is a controller's deliberate act, and the number of shells is bounded.
     if (!s.forSeat(seat.key)) {
@@ -81,33 +66,30 @@ export function attachTerminalViewers(s: TerminalViewerHost, viewerHub: ViewerHu
     s.pushRows();
   });
 
-  hub.on('term_input', (viewer, msg) => {
-    const r = termOf(s, viewer, msg);
+  viewerHub.on('term_input', (viewer, msg) => {
+    const r = termOf(s, viewer, msg.term);
     if (r.holder !== viewer.id) {
       throw new ForgeError('not_controller', r.holder === null
         ? 'view only: take control to type in this terminal'
         : `${TERM_STATE.otherHasKeyboard}; take control to type here`);
     }
-    if (typeof msg.data !== 'string' || msg.data.length === 0) throw new ForgeError('bad_request', 'term_input needs the typed text in "data"');
-    if (msg.data.length > TERM_INPUT_MAX_CHARS) throw new ForgeError('bad_request', pasteTooLong(TERM_INPUT_MAX_CHARS));
     r.lastUse = Date.now();
     s.pty.post({ t: 'input', id: r.id, data: msg.data });
   });
 
-  hub.on('term_resize', (viewer, msg) => {
-    const r = termOf(s, viewer, msg);
-    const cols = int(msg.cols, TERM_COLS_MIN, TERM_COLS_MAX, 'cols');
-    const rows = int(msg.rows, TERM_ROWS_MIN, TERM_ROWS_MAX, 'rows');
+  viewerHub.on('term_resize', (viewer, msg) => {
+    const r = termOf(s, viewer, msg.term);
+    const { cols, rows } = msg;
     // The holder's size stands: the watcher is drawn again at the terminal's own grid, which its
     // client takes from the repaint's view, rather than left at a width the shell is not writing for.
     if (r.holder !== null && r.holder !== viewer.id) { s.requestRepaint(r, viewer.id); return; }
     s.resize(r, cols, rows);
   });
 
-  hub.on('term_control', (viewer, msg) => {
-    const r = termOf(s, viewer, msg);
-    if ((msg.take === true) !== (r.holder === viewer.id)) viewerHub.acted(viewer, r.seat, msg.take === true ? 'took the keyboard' : 'released the keyboard', `terminal ${r.number}`);
-    if (msg.take === true) {
+  viewerHub.on('term_control', (viewer, msg) => {
+    const r = termOf(s, viewer, msg.term);
+    if (msg.take !== (r.holder === viewer.id)) viewerHub.acted(viewer, r.seat, msg.take ? 'took the keyboard' : 'released the keyboard', `terminal ${r.number}`);
+    if (msg.take) {
       s.setHolder(r, viewer.id, TERM_STATE.otherHasKeyboard);
     } else if (r.holder === viewer.id) {
       s.setHolder(r, null, TERM_STATE.viewOnly);
@@ -115,36 +97,34 @@ export function attachTerminalViewers(s: TerminalViewerHost, viewerHub: ViewerHu
     r.lastUse = Date.now();
   });
 
-  hub.on('term_answer', (viewer, msg) => {
+  viewerHub.on('term_answer', (viewer, msg) => {
     // Attached or not: the chat's hand-off card answers without attaching.
-    const r = coveredTerm(s, viewer, msg);
+    const r = coveredTerm(s, viewer, msg.term);
     if (!r.handOff) throw new ForgeError('hand_off', `terminal ${r.number} has no hand-off waiting`);
-    if (msg.answer !== 'done' && msg.answer !== 'not_now') throw new ForgeError('bad_request', 'a hand-off answer is "done" or "not_now"');
     r.handOff.answer(msg.answer);
     viewerHub.acted(viewer, r.seat, 'answered a terminal hand-off', `terminal ${r.number}`, msg.answer === 'done' ? 'Done' : 'Not now');
   });
 
   // An attached viewer's acks are kept by the relay, where its frames leave; the ones that reach
   // here (a terminal gone or not this viewer's, a bad count) are answered in words.
-  hub.on('term_ack', (viewer, msg) => {
-    coveredTerm(s, viewer, msg);
-    int(msg.bytes, 0, 2 ** 31, 'bytes');
+  viewerHub.on('term_ack', (viewer, msg) => {
+    coveredTerm(s, viewer, msg.term);
   });
 
-  hub.on('term_repaint', (viewer, msg) => {
-    const r = termOf(s, viewer, msg);
+  viewerHub.on('term_repaint', (viewer, msg) => {
+    const r = termOf(s, viewer, msg.term);
     s.requestRepaint(r, viewer.id);
   });
 
-  hub.on('term_detach', (viewer, msg) => {
-    const r = termOf(s, viewer, msg);
+  viewerHub.on('term_detach', (viewer, msg) => {
+    const r = termOf(s, viewer, msg.term);
     s.removeViewer(r, viewer.id);
   });
 
   // A client that connects learns the strip's terminal rows at once, not at the next change.
   viewerHub.onOpen((viewer) => s.pushRows(viewer.id));
 
-  hub.onClose((viewer) => {
+  viewerHub.onClose((viewer) => {
     for (const id of viewerTerminals(s, viewer.id)) {
       try { s.removeViewer(s.get(id), viewer.id); } catch { /* ended meanwhile */ }
     }

@@ -3,7 +3,7 @@
  * Control messages cross as decoded objects; frames and terminal bytes cross as bytes.
  */
 import type { MessagePort } from 'node:worker_threads';
-import type { ClientMessage } from '../../shared/protocol.js';
+import type { UncheckedMessage } from '../../shared/protocol.js';
 import type { FanoutCounters } from './fanout.js';
 import type { ViewerGrant } from '../../shared/grants.js';
 import type { TokenRecord } from './tokens.js';
@@ -89,7 +89,7 @@ export type FromRelay =
   | { t: 'fault'; message: string; stack?: string }
   /** A viewer authenticated: `grant` is what its credential may do (a person's token, or a hand-off link). */
   | { t: 'open'; viewer: number; org: string; query: string; grant: ViewerGrant }
-  | { t: 'message'; viewer: number; msg: ClientMessage }
+  | { t: 'message'; viewer: number; msg: UncheckedMessage }
   | { t: 'close'; viewer: number }
   /** A viewer's terminal repaint was sent: from here it gets live output (its state line is the main thread's to send). */
   | { t: 'term_live'; term: number; viewer: number }

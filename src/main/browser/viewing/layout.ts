@@ -1,8 +1,7 @@
 /**
- * The page layout a viewer's surface asks for: the surface as the viewer measured it, checked,
+ * The page layout a viewer's surface asks for: the surface as the viewer measured it, bounded,
  * and the layout the capture can carry for it.
  */
-import { ForgeError } from '../../../shared/errors.js';
 import { CAPTURE_MAX_HEIGHT, CAPTURE_MAX_WIDTH, type Rect } from '../../../shared/capture.js';
 
 /** Smallest page layout a surface may ask for, CSS px: a narrow phone in portrait fits above it. */
@@ -13,11 +12,8 @@ export const SURFACE_MAX_PX = 16_384;
 
 export interface Size { w: number; h: number }
 
-/** The surface a viewer measured, checked: positive numbers no bigger than any screen. */
-export function surfaceSize(w: unknown, h: unknown): Size {
-  if (typeof w !== 'number' || typeof h !== 'number' || !Number.isFinite(w) || !Number.isFinite(h)) {
-    throw new ForgeError('bad_request', 'a surface size needs numbers w and h (CSS px)');
-  }
+/** The surface a viewer measured (finite numbers, as the door checked), bounded: positive, no bigger than any screen. */
+export function surfaceSize(w: number, h: number): Size {
   return { w: Math.min(SURFACE_MAX_PX, Math.max(1, w)), h: Math.min(SURFACE_MAX_PX, Math.max(1, h)) };
 }
 
