@@ -15,8 +15,8 @@
  * a third of the way in (at least past the warm-up, so the browser driver's bounded records have
  * mostly filled) and again at the end, with the load still connected, it is counted by
  * constructor (`heap_top`, what grew): a leak shows by name. A collection pauses the main thread
- * (a fraction of a second); a count can pause it for a minute on a loaded machine (a call can
- * time out meanwhile, an error the pause made) and its serializing raises the RSS once, so with
+ * (a fraction of a second); a count can pause it for a minute on a loaded machine (the agents'
+ * calls wait for it, see CountPause) and its serializing raises the RSS once, so with
  * --heap `rss_mb_per_hour` is fitted over the samples after the first count.
  */
 import { parseArgs } from 'node:util';
@@ -80,15 +80,43 @@ async function call(t: Tally, client: Client, name: string, args: Record<string,
   }
 }
 
+/**
+ * With --heap, the agents' calls (the flood's too) wait while the server's heap is counted, and
+ * the count waits for the calls under way: the count pauses the server's main thread for up to a
+ * minute, and a call that timed out under it would be the count's error, not the server's. The
+ * viewers go on.
+ */
+class CountPause {
+  private held?: Promise<void>;
+  private release?: () => void;
+  private running = 0;
+  private idle?: () => void;
+
+  async call<T>(fn: () => Promise<T>): Promise<T> {
+    while (this.held) await this.held;
+    this.running++;
+    try { return await fn(); } finally { if (--this.running === 0) this.idle?.(); }
+  }
+
+  /** Runs `fn` once no page call runs, holding new ones until it is done. */
+  async during<T>(fn: () => Promise<T>): Promise<T> {
+    this.held = new Promise((r) => { this.release = r; });
+    if (this.running) await new Promise<void>((r) => { this.idle = r; });
+    this.idle = undefined;
+    try { return await fn(); } finally { this.held = undefined; this.release?.(); }
+  }
+}
+
 /** One agent's round: a page, its snapshot, a click on one of its refs, an evaluate. */
-async function agentLoop(t: Tally, client: Client, base: string, until: () => boolean): Promise<void> {
+async function agentLoop(t: Tally, client: Client, base: string, until: () => boolean, pause: CountPause): Promise<void> {
   const pages = ['simple.html', 'text.html', 'typing.html'];
+  const page = (name: string, args: Record<string, unknown>): Promise<string> => pause.call(() => call(t, client, name, args));
   for (let i = 0; !until(); i++) {
-    await call(t, client, 'browser_navigate', { url: `${base}/${pages[i % pages.length]}` });
-    const snap = await call(t, client, 'browser_snapshot', {});
+    await page('browser_navigate', { url: `${base}/${pages[i % pages.length]}` });
+    const snap = await page('browser_snapshot', {});
     const ref = /\[ref=(e\d+)\]/.exec(snap)?.[1];
-    if (ref) await call(t, client, 'browser_click', { element: 'an element of the page', ref });
-    await call(t, client, 'browser_evaluate', { function: '() => document.title + document.body.innerText.length' });
+    if (ref) await page('browser_click', { element: 'an element of the page', ref });
+    await page('browser_evaluate', { function: '() => document.title + document.body.innerText.length' });
   }
 }
 
@@ -202,15 +230,16 @@ async function main(): Promise<void> {
         await sleep(1000 / GESTURES_PER_SECOND);
       }
     })();
+    const pause = new CountPause();
     const flood = (async () => {
       while (!over()) {
-        const out = await call(t, termAgent, 'terminal__run', { command: `yes | head -c ${FLOOD_BYTES} ; echo flood-done`, timeout_ms: CALL_TIMEOUT_MS - 10_000 });
+        const out = await pause.call(() => call(t, termAgent, 'terminal__run', { command: `yes | head -c ${FLOOD_BYTES} ; echo flood-done`, timeout_ms: CALL_TIMEOUT_MS - 10_000 }));
         if (out && !out.includes('flood-done')) t.error(`a flood ended without its mark: ${out.slice(-200)}`);
       }
     })();
     const weigh = inspector && (async () => {
       await sleep(Math.max(WARMUP_MS, (end - t0) / 3));
-      censusStart = await inspector.snapshot();
+      censusStart = await pause.during(() => inspector.snapshot());
       countedAt = Date.now() - t0;
       say(`heap a third of the way in, counted: ${(censusStart.total / 1e6).toFixed(1)} MB`);
       while (!over()) {
@@ -219,7 +248,7 @@ async function main(): Promise<void> {
       }
     })();
     const progress = setInterval(() => say(`${((Date.now() - t0) / 60_000).toFixed(1)} min: ${t.calls} calls, ${t.errors} errors, rss ${rssMb(server.pid).toFixed(0)} MB, heap ${(heap.at(-1)?.[1] ?? 0).toFixed(0)} MB, external ${(external.at(-1)?.[1] ?? 0).toFixed(0)} MB`), 30_000);
-    await Promise.all([...agents.map((a) => agentLoop(t, a, pages.base, over)), drive, flood, weigh]);
+    await Promise.all([...agents.map((a) => agentLoop(t, a, pages.base, over, pause)), drive, flood, weigh]);
     clearInterval(progress);
     clearInterval(sampler);
     if (inspector) {
