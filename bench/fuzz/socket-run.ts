@@ -49,6 +49,15 @@ export async function runSocketTarget(t: SocketTarget): Promise<TargetResult> {
     found.fault({ ...current, what: why });
     return true;
   };
+  // An error the server logs and goes on past is said with the inputs it came among, so it can
+  // be replayed with --from (the run's end names it again, from the whole log).
+  const heard = (d: Buffer): void => {
+    for (const line of d.toString().split('\n')) {
+      if (/"level":(50|60)/.test(line)) process.stderr.write(`fuzz: the server logged an error among inputs ${Math.max(0, current.from - PACE_INPUTS)} to ${current.index} (replay with --from ${Math.max(0, current.from - PACE_INPUTS)}): ${line.slice(0, 300)}\n`);
+    }
+  };
+  t.server.proc.stdout?.on('data', heard);
+  t.server.proc.stderr?.on('data', heard);
   let sock: FuzzSocket | undefined;
   const judgeClose = (s: FuzzSocket): void => {
     if (!s.closed) return;
@@ -97,6 +106,8 @@ export async function runSocketTarget(t: SocketTarget): Promise<TargetResult> {
     if (!r.crashes) await dead();
   } finally {
     sock?.end();
+    t.server.proc.stdout?.off('data', heard);
+    t.server.proc.stderr?.off('data', heard);
   }
   r.rss_mb_after = await settledRssMb(t.server.pid);
   r.top_refusals = found.topRefusals();
