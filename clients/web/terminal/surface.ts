@@ -13,6 +13,7 @@ import { FRAME_FLAG_KEYFRAME } from '../../../src/shared/protocol.js';
 import { TERM_INPUT_MAX_CHARS, pasteTooLong } from '../../../src/shared/limits.js';
 import { TERM_ACK_EVERY_BYTES, TERM_STATE, readTermHeader, type TermServerMessage } from '../../../src/shared/terminal.js';
 import { boundRepeats } from '../../../src/shared/term-repeats.js';
+import { mendEraseAbove } from '../../../src/shared/term-erase-above.js';
 import { terminalTheme } from './theme.js';
 import { THEME_CHANGED } from '../theme.js';
 import { keyBar } from './keybar.js';
@@ -108,6 +109,8 @@ export function openTerminalSurface(root: HTMLElement, conn: TerminalConn, opts:
   });
   // A program's huge scroll or repeat count must not freeze the page drawing it.
   boundRepeats(term);
+  // An erase above from the bottom-right corner must not stop the page drawing what follows.
+  mendEraseAbove(term);
   const fit = new FitAddon();
   term.loadAddon(fit);
   const unicode = new Unicode11Addon();

@@ -18,6 +18,7 @@ import { readLineModes, secretWanted } from './echo.js';
 import { ModelFeed } from './feed.js';
 import { CountClamp } from './counts.js';
 import { boundRepeats } from '../../shared/term-repeats.js';
+import { mendEraseAbove } from '../../shared/term-erase-above.js';
 import type { ShellLaunch } from './shell.js';
 
 /** Model backlog that pauses the PTY, bytes: a flood waits in the kernel, not in the server's memory. */
@@ -107,6 +108,7 @@ export class SeatTerminal {
     this.model = new Terminal({ cols: spec.cols, rows: spec.rows, scrollback: MODEL_SCROLLBACK_ROWS, allowProposedApi: true });
     useClientWidths(this.model);
     boundRepeats(this.model);
+    mendEraseAbove(this.model);
     this.serializer = new SerializeAddon();
     this.model.loadAddon(this.serializer as never);
     this.feed = new ModelFeed(this.model, MODEL_SCROLLBACK_ROWS);
