@@ -72,3 +72,24 @@ describe('/metrics', () => {
     expect(sample(text, 'forge_encode_seconds_total', { profile: 'default/default' })).toBeGreaterThan(0);
   });
 });
+
+describe('/metrics, by thread', () => {
+  it('weighs each thread\'s heap apart: the relay\'s, the pty worker\'s once a terminal runs, and each host\'s capture and encoder, by profile', async () => {
+    await agent.call('browser_navigate', { url: pages.url });
+    await agent.call('terminal__run', { command: 'true' });
+    let text = '';
+    await expect.poll(async () => {
+      text = await metrics();
+      return sample(text, 'forge_thread_heap_used_bytes', { thread: 'pty' }) ?? 0;
+    }, { timeout: 10_000 }).toBeGreaterThan(0);
+    for (const labels of [{ thread: 'relay' } as Record<string, string>, { thread: 'pty' }, { thread: 'capture', profile: 'default/default' }, { thread: 'encode', profile: 'default/default' }]) {
+      const used = sample(text, 'forge_thread_heap_used_bytes', labels);
+      const total = sample(text, 'forge_thread_heap_total_bytes', labels);
+      expect(used, JSON.stringify(labels)).toBeGreaterThan(1024 * 1024);
+      expect(total!, JSON.stringify(labels)).toBeGreaterThanOrEqual(used!);
+      expect(sample(text, 'forge_thread_external_bytes', labels), JSON.stringify(labels)).toBeGreaterThanOrEqual(0);
+    }
+    // A thread's heap is its own: the main thread's gauge is not any worker's.
+    expect(sample(text, 'forge_thread_heap_used_bytes', { thread: 'pty' })).not.toBe(sample(text, 'forge_process_heap_used_bytes'));
+  });
+});

@@ -77,10 +77,10 @@ export class Progress {
 
   constructor(private readonly target: string, private readonly total: number, private readonly everyMs = 10_000) {}
 
-  tick(done: number, r: TargetResult, rss: number): void {
+  tick(done: number, r: TargetResult, rss: number, memory = ''): void {
     const now = Date.now();
     if (now - this.last < this.everyMs && done < this.total) return;
     this.last = now;
-    process.stderr.write(`fuzz: ${this.target} ${done}/${this.total} inputs, ${r.refusals} refusals, ${r.closes} closes, ${r.faultCount} faults, rss ${rss.toFixed(0)} MB\n`);
+    process.stderr.write(`fuzz: ${this.target} ${done}/${this.total} inputs, ${r.refusals} refusals, ${r.closes} closes, ${r.faultCount} faults, rss ${rss.toFixed(0)} MB${memory ? `; ${memory}` : ''}\n`);
   }
 }

@@ -6,6 +6,7 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { inputRng, type Rng } from './prng.js';
 import { Findings, Progress, type TargetResult } from './result.js';
+import { MemoryWatch } from './memory.js';
 import { probe, rssMb, settledRssMb, type ForgeServer } from './server.js';
 import { FuzzSocket, PACE_INPUTS, PONG_TIMEOUT_MS, type Judged } from './socket.js';
 import type { SocketInput } from './viewer-gen.js';
@@ -36,6 +37,7 @@ export async function runSocketTarget(t: SocketTarget): Promise<TargetResult> {
   const found = new Findings(t.name, t.seed);
   const r = found.result;
   const progress = new Progress(t.name, t.inputs);
+  const memory = new MemoryWatch(t.server);
   r.rss_mb_before = rssMb(t.server.pid);
   let current = { index: 0, from: 0, label: 'opening the socket' };
   const judge: Judged = {
@@ -99,12 +101,13 @@ export async function runSocketTarget(t: SocketTarget): Promise<TargetResult> {
         current = { ...current, from: i + 1 };
       }
       if ((i + 1) % PROBE_EVERY_INPUTS === 0 && (await dead())) break;
-      progress.tick(r.inputs, r, rssMb(t.server.pid));
+      progress.tick(r.inputs, r, rssMb(t.server.pid), memory.line);
     }
     if (sock?.open) await sock.roundTrip();
     if (sock && !sock.open) judgeClose(sock);
     if (!r.crashes) await dead();
   } finally {
+    memory.stop();
     sock?.end();
     t.server.proc.stdout?.off('data', heard);
     t.server.proc.stderr?.off('data', heard);

@@ -29,6 +29,7 @@ import { CdpDoor } from './browser/cdp-door.js';
 import { allocatorGauges, pinAllocator } from './allocator.js';
 import { isCdpFromRelay } from '../workers/relay/cdp-protocol.js';
 import type { Seat } from './seat.js';
+import { threadHeaps } from '../workers/thread-heaps.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 /** dist/src/main → the repository root. */
@@ -85,8 +86,9 @@ export async function startServer(opts: ServeOptions): Promise<void> {
   const mcpPort = await mcp.listen();
   cluster?.serveMcp(mcpPort, token);
 
+  const relayHeap = threadHeaps.claim('relay');
   const relay = new Worker(join(here, '..', 'workers', 'relay', 'worker.js'), {
-    workerData: { host: config.server.host, port, agentKey: token, viewerToken, tokens: readTokens(stateDir), org: config.org.name, webDir: join(root, 'dist', 'web'), mcpPort, linkSecret,
+    workerData: { heap: relayHeap, host: config.server.host, port, agentKey: token, viewerToken, tokens: readTokens(stateDir), org: config.org.name, webDir: join(root, 'dist', 'web'), mcpPort, linkSecret,
       ...(config.server.tls ? { tls: { certFile: config.server.tls.cert.path, keyFile: config.server.tls.key.path } } : {}),
       ...(config.server.publicUrl ? { publicUrl: config.server.publicUrl } : {}),
       ...(config.cluster ? { cluster: config.cluster } : {}) } satisfies RelayWorkerData,
@@ -118,7 +120,7 @@ export async function startServer(opts: ServeOptions): Promise<void> {
   const info = { pid: process.pid, port: listening, viewer_url: `${base}/?token=${viewerToken}`, mcp_url: `${base}/mcp`, local_mcp_url: `http://127.0.0.1:${mcpPort}/mcp`, token, viewer_token: viewerToken };
   writeServerInfo(stateDir, info);
   const gauges = setInterval(() => {
-    hub.post({ t: 'gauges', text: [processGauges(), mcp.gauges(), ...surfaces.map((s) => s.gauges?.() ?? '')].filter(Boolean).join('\n') });
+    hub.post({ t: 'gauges', text: [processGauges(), threadHeaps.gauges(), mcp.gauges(), ...surfaces.map((s) => s.gauges?.() ?? '')].filter(Boolean).join('\n') });
   }, GAUGES_PERIOD_MS);
   gauges.unref();
   // `forge token new` / `revoke` write the state dir's tokens: the door and MCP follow within a moment.

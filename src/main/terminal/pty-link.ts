@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
 import { ForgeError } from '../../shared/errors.js';
 import { log } from '../logging.js';
+import { threadHeaps } from '../../workers/thread-heaps.js';
 import type { FromPty, ToPty } from '../../workers/pty/protocol.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -36,7 +37,9 @@ export class PtyLink {
   private stopped = false;
 
   constructor(private readonly onEvent: (m: Exclude<FromPty, { t: 'answer' }>) => void) {
+    const heap = threadHeaps.claim('pty');
     this.worker = new Worker(join(here, '..', '..', 'workers', 'pty', 'worker.js'), {
+      workerData: { heap },
       resourceLimits: { maxYoungGenerationSizeMb: PTY_WORKER_YOUNG_GENERATION_MB },
     });
     this.worker.on('message', (m: FromPty) => {
@@ -53,7 +56,7 @@ export class PtyLink {
       log.error({ err: e }, 'the pty worker failed');
       this.failAll('the terminal worker failed; the next call starts a fresh terminal');
     });
-    this.worker.on('exit', () => this.failAll('the terminal worker stopped'));
+    this.worker.on('exit', () => { threadHeaps.release(heap); this.failAll('the terminal worker stopped'); });
   }
 
   post(m: ToPty, transfer?: Transferable[]): void {

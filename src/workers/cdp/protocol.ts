@@ -5,6 +5,7 @@
  * encoder listens to) and, counted, to the main thread.
  */
 import type { MessagePort } from 'node:worker_threads';
+import type { HeapSlot } from '../thread-heaps.js';
 
 /** Capture cadence, ms: damage is coalesced and a viewed tab captured at most once per this. */
 export const CAPTURE_MIN_INTERVAL_MS = 8;
@@ -19,6 +20,8 @@ export const CAPTURE_MIN_INTERVAL_MS = 8;
 export const FRAME_RING_SLOTS = 16;
 
 export interface CdpWorkerData {
+  /** Where this thread writes its heap for /metrics. */
+  heap?: HeapSlot;
   wsEndpoint: string;
   display: number;
   fbDir: string;

@@ -4,6 +4,7 @@
  * parked off-screen and never read.
  */
 import { parentPort, workerData } from 'node:worker_threads';
+import { reportHeap } from '../thread-heaps.js';
 import { FrameRing } from '../../shared/ring.js';
 import { isForgeError } from '../../shared/errors.js';
 import { CdpConnection } from './connection.js';
@@ -16,6 +17,7 @@ import { CAPTURE_REPORT_EVERY, type CdpWorkerData, type FromCdp, type ToCdp } fr
 import { CAPTURE_MAX_HEIGHT, CAPTURE_MAX_WIDTH } from '../../shared/capture.js';
 
 const data = workerData as CdpWorkerData;
+reportHeap(data.heap);
 const port = parentPort!;
 const post = (m: FromCdp): void => port.postMessage(m);
 

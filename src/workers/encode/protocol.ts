@@ -5,6 +5,7 @@
  * The relay asks for keyframes on the same port.
  */
 import type { MessagePort } from 'node:worker_threads';
+import type { HeapSlot } from '../thread-heaps.js';
 
 /** WebP quality: 75 is where text stays readable; 50–85 costs the same time. */
 export const WEBP_QUALITY = 75;
@@ -34,6 +35,8 @@ export type EncodeMode = 'native' | 'libuv' | 'piscina';
 export const DEFAULT_ENCODE_MODE: EncodeMode = 'native';
 
 export interface EncodeWorkerData {
+  /** Where this thread writes its heap for /metrics. */
+  heap?: HeapSlot;
   frameRing: SharedArrayBuffer;
   frameRingSlots: number;
   webpRing: SharedArrayBuffer;

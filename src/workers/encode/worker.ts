@@ -5,6 +5,7 @@
  * bench compares them.
  */
 import { parentPort, workerData } from 'node:worker_threads';
+import { reportHeap } from '../thread-heaps.js';
 import { fileURLToPath } from 'node:url';
 import { FrameRing, WebpRing } from '../../shared/ring.js';
 import { FRAME_HEADER_BYTES, FRAME_KIND_BROWSER, writeFrameHeader } from '../../shared/protocol.js';
@@ -18,6 +19,7 @@ import { ENCODE_MAX_IN_FLIGHT, type EncodedFrame, type EncodeWorkerData, type Fr
 const STATS_PERIOD_MS = 1000;
 
 const data = workerData as EncodeWorkerData;
+reportHeap(data.heap);
 const port = parentPort!;
 const post = (m: FromEncode): void => port.postMessage(m);
 const frameRing = new FrameRing(data.frameRing, data.frameRingSlots, CAPTURE_MAX_WIDTH, CAPTURE_MAX_HEIGHT);

@@ -2,7 +2,8 @@
  * The pty worker: every seat terminal's PTY and screen model live on this thread, so parsing a
  * flood never stalls the main thread's MCP calls or viewer routing.
  */
-import { parentPort, type MessagePort } from 'node:worker_threads';
+import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
+import { reportHeap, type HeapSlot } from '../thread-heaps.js';
 import { isForgeError } from '../../shared/errors.js';
 import type { FromPty, PtyToRelay, RelayToPty, ToPty } from './protocol.js';
 import { SeatTerminal } from './terminal.js';
@@ -12,6 +13,7 @@ import { ptyModesNative } from './echo.js';
 import { run, wait } from './commands.js';
 
 const port = parentPort!;
+reportHeap((workerData as { heap?: HeapSlot } | null)?.heap);
 const post = (m: FromPty, transfer?: ArrayBuffer[]): void => port.postMessage(m, transfer ?? []);
 const terminals = new Map<number, SeatTerminal>();
 /** The relay's terminal port: every frame for viewers goes there, straight to the sockets. */

@@ -10,8 +10,11 @@ import type { TokenRecord } from './tokens.js';
 import type { TermViewInfo } from './term-fanout.js';
 import type { ClusterConfig } from '../../main/config.js';
 import type { CdpFromRelay, CdpToRelay } from './cdp-protocol.js';
+import type { HeapSlot } from '../thread-heaps.js';
 
 export interface RelayWorkerData {
+  /** Where this thread writes its heap for /metrics. */
+  heap?: HeapSlot;
   host: string;
   port: number;
   /** This run's agents' key: MCP and /metrics; refused on the viewer socket. */

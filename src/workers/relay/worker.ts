@@ -4,6 +4,7 @@
  * the rules and tells it what to send to whom.
  */
 import { parentPort, workerData } from 'node:worker_threads';
+import { reportHeap } from '../thread-heaps.js';
 import { closeApp, us_listen_socket_close, us_socket_local_port, type HttpRequest, type WebSocket, type us_listen_socket } from './uws.js';
 import { makeApp, misdirected, relayNames } from './app.js';
 import type { ServedNames } from './origin.js';
@@ -48,6 +49,7 @@ interface Viewer {
 }
 
 const data = workerData as RelayWorkerData;
+reportHeap(data.heap);
 const port = parentPort!;
 const post = (m: FromRelay): void => port.postMessage(m);
 

@@ -12,6 +12,7 @@ import { FRAME_RING_SLOTS, type CdpWorkerData, type FromCdp, type ToCdp } from '
 import { CAPTURE_MAX_HEIGHT, CAPTURE_MAX_WIDTH } from '../../../shared/capture.js';
 import { DEFAULT_ENCODE_MODE, WEBP_RING_SLOTS, WEBP_SLOT_BYTES, type EncodeMode, type EncodeReady, type EncodeStats, type EncodeWorkerData, type FromEncode } from '../../../workers/encode/protocol.js';
 import type { Rect } from '../../../shared/capture.js';
+import { threadHeaps } from '../../../workers/thread-heaps.js';
 
 /** Bound on one capture request (window placement and resize included), ms. */
 const CAPTURE_REQUEST_TIMEOUT_MS = 10_000;
@@ -94,8 +95,11 @@ export class FramePipeline {
     const frames = new MessageChannel();
     const relay = new MessageChannel();
     const here = (p: string): string => fileURLToPath(new URL(p, import.meta.url));
+    const encodeHeap = threadHeaps.claim('encode', host.profileKey);
+    const cdpHeap = threadHeaps.claim('capture', host.profileKey);
     const encoder = new Worker(here('../../../workers/encode/worker.js'), {
       workerData: {
+        heap: encodeHeap,
         frameRing: frameRing.sab, frameRingSlots: FRAME_RING_SLOTS,
         webpRing: webpRing.sab, webpRingSlots: WEBP_RING_SLOTS, webpSlotBytes: WEBP_SLOT_BYTES,
         frames: frames.port2, relay: relay.port1, mode: opts.mode ?? DEFAULT_ENCODE_MODE,
@@ -104,11 +108,14 @@ export class FramePipeline {
     });
     const cdp = new Worker(here('../../../workers/cdp/worker.js'), {
       workerData: {
+        heap: cdpHeap,
         wsEndpoint: host.wsEndpoint, display: host.display, fbDir: host.fbDir,
         frameRing: frameRing.sab, frameRingSlots: FRAME_RING_SLOTS, frames: frames.port1,
       } satisfies CdpWorkerData,
       transferList: [frames.port1],
     });
+    encoder.once('exit', () => threadHeaps.release(encodeHeap));
+    cdp.once('exit', () => threadHeaps.release(cdpHeap));
     const [cdpReady, encoderReady] = await Promise.all([ready(cdp), ready(encoder)]).catch(async (e: Error) => {
       await Promise.allSettled([cdp.terminate(), encoder.terminate()]);
       throw new ForgeError('host_start_failed', `the frame pipeline could not start: ${e.message}`);
