@@ -6,7 +6,9 @@
  * - the band shrink: one coarse damage rectangle (a whole 1280x720 screen) compared with the
  *   previous frame and shrunk to the 16 rows that changed (bands.ts `writeDamage`, native or JS);
  * - the fan-out's per-viewer send decision: one patch frame to 100 viewers of a tab, each
- *   checked for a backlog and for holding the frame the patch builds on (fanout.ts `frame`).
+ *   checked for a backlog and for holding the frame the patch builds on (fanout.ts `frame`);
+ * - the terminal's screen model parsing coloured output, bare and with every handler guarded
+ *   (term-handler-guard.ts), side by side: what the guard costs per MB.
  * Printed with console.table; the last line of `--json` is
  * `{"<task>": {"ops_per_s", "mean_ns", "p50_ns", "samples"}, …}`.
  */
@@ -15,6 +17,8 @@ import { FRAME_FLAG_KEYFRAME } from '../src/shared/protocol.js';
 import { FrameRing, F_BASE_SEQ, F_H, F_SEQ, F_STATE, F_FRAME, F_W, SLOT_FREE, SLOT_READY, type Band, type WebpFrame } from '../src/shared/ring.js';
 import { writeDamage, type Source, type Target } from '../src/workers/cdp/row-diff.js';
 import { Fanout, type ViewerSink } from '../src/workers/relay/fanout.js';
+import xtermHeadless from '@xterm/headless';
+import { guardHandlers } from '../src/shared/term-handler-guard.js';
 
 const json = process.argv.includes('--json');
 
@@ -82,11 +86,30 @@ function fanoutPatch(): void {
   fanSeq = seq;
 }
 
+// ---- the screen model's parse, bare and guarded ----
+/** Coloured output the model parses per run, bytes: `ls --color` lines, a few sequences each; big enough that the write queue's own timer hops (one per 12 ms of parsing) are a small share. */
+const MODEL_CHUNK_BYTES = 512 * 1024;
+const modelChunk = ((): Uint8Array => {
+  let s = '';
+  for (let i = 0; s.length < MODEL_CHUNK_BYTES; i++) s += `\x1b[01;34mdir-${i}\x1b[0m  \x1b[01;32mrun-${i}.sh\x1b[0m  plain-file-${i}.txt  \x1b[38;5;208mnote\x1b[0m\r\n`;
+  return new TextEncoder().encode(s.slice(0, MODEL_CHUNK_BYTES));
+})();
+const model = (guarded: boolean): InstanceType<typeof xtermHeadless.Terminal> => {
+  const t = new xtermHeadless.Terminal({ cols: 120, rows: 40, scrollback: 2000, allowProposedApi: true, logLevel: 'off' });
+  if (guarded && !guardHandlers(t, () => { throw new Error('the bench output made the model throw'); })) throw new Error('the guard found no handlers to wrap');
+  return t;
+};
+const bareModel = model(false);
+const guardedModel = model(true);
+const parse = (t: InstanceType<typeof xtermHeadless.Terminal>) => (): Promise<void> => new Promise((r) => t.write(modelChunk, r));
+
 const bench = new Bench({ time: TASK_TIME_MS, warmupTime: WARMUP_TIME_MS, throws: true });
 bench
   .add('ring: claim, publish, free one slot', ringClaimPublish)
   .add(`bands: shrink a ${SCREEN_W}x${SCREEN_H} damage to ${CHANGED_ROWS} rows`, bandShrink)
-  .add(`fanout: one patch to ${VIEWERS} viewers`, fanoutPatch);
+  .add(`fanout: one patch to ${VIEWERS} viewers`, fanoutPatch)
+  .add(`model: parse ${MODEL_CHUNK_BYTES / 1024} KB of coloured output, bare`, parse(bareModel))
+  .add(`model: parse ${MODEL_CHUNK_BYTES / 1024} KB of coloured output, guarded`, parse(guardedModel));
 await bench.run();
 
 if (fanout.counters.viewerFrames !== fanout.counters.frames * VIEWERS) {

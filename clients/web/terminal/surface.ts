@@ -14,6 +14,7 @@ import { TERM_INPUT_MAX_CHARS, pasteTooLong } from '../../../src/shared/limits.j
 import { TERM_ACK_EVERY_BYTES, TERM_STATE, readTermHeader, type TermServerMessage } from '../../../src/shared/terminal.js';
 import { boundRepeats } from '../../../src/shared/term-repeats.js';
 import { mendEraseAbove } from '../../../src/shared/term-erase-above.js';
+import { guardHandlers } from '../../../src/shared/term-handler-guard.js';
 import { terminalTheme } from './theme.js';
 import { THEME_CHANGED } from '../theme.js';
 import { keyBar } from './keybar.js';
@@ -22,6 +23,8 @@ import { isPaneChord } from '../keys.js';
 
 /** Output silence after which the client acknowledges what it drew, ms. */
 const ACK_IDLE_MS = 40;
+/** Shortest spell between two repaints asked because a sequence could not be drawn, ms: a program that keeps sending one costs a repaint a second, not one per sequence. */
+const UNDRAWN_REPAINT_MS = 1000;
 
 export interface TerminalConn {
   send(msg: Record<string, unknown> & { t: string }): void;
@@ -120,6 +123,15 @@ export function openTerminalSurface(root: HTMLElement, conn: TerminalConn, opts:
   term.loadAddon(new ClipboardAddon());
   try { term.loadAddon(new ImageAddon()); } catch { /* images are a nicety; text never depends on them */ }
   term.open(q<HTMLElement>('.term-screen'));
+  // Last, so the addons' handlers are guarded too. A sequence this page's xterm.js cannot take is
+  // skipped, and the screen is asked again from the server's model (which skipped it as well).
+  let undrawnAsked = 0;
+  guardHandlers(term, () => {
+    const now = performance.now();
+    if (!id || now - undrawnAsked < UNDRAWN_REPAINT_MS) return;
+    undrawnAsked = now;
+    queueMicrotask(() => { if (id) conn.send({ t: 'term_repaint', term: id }); });
+  });
   // The palette may change under a raised terminal (the person's preference, the server's theme).
   const retheme = (): void => { term.options.theme = terminalTheme(el); };
   window.addEventListener(THEME_CHANGED, retheme);

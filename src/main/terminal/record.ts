@@ -25,6 +25,8 @@ export class TerminalRecord {
   agentWaits = 0;
   /** Agent calls in flight: a terminal is never idle-closed under a running call. */
   agentCalls = 0;
+  /** Sequences the screen model could not draw (it skipped each), the last one's words, and how many the agent was told of. */
+  undrawn = { count: 0, told: 0, where: '', message: '' };
   /** Resolves when the PTY is up (or rejects when it could not start). */
   opened: Promise<void>;
   resolveOpened!: () => void;

@@ -266,6 +266,10 @@ export class TerminalSurface implements Surface {
         r.phase = 'closed';
         this.ended(r, `terminal ${r.number} was closed: ${m.message}; start it again from the strip, or the agent's next terminal call does`);
         break;
+      case 'undrawn':
+        r.undrawn = { ...r.undrawn, count: m.count, where: m.where, message: m.message };
+        log.warn({ seat: r.seat, terminal: r.id, count: m.count, where: m.where, err: { message: m.message } }, 'the screen model could not draw a sequence of the output (a defect of xterm.js); it skipped it and drew on');
+        break;
       case 'open_failed':
         r.rejectOpened(new ForgeError('terminal', m.message));
         r.phase = 'closed';

@@ -58,6 +58,21 @@ function personHolds(r: TerminalRecord): void {
   if (r.holder !== null) throw new ForgeError('not_controller', `your person has the keyboard of terminal ${r.number} (they took control in forge); wait until they release it`);
 }
 
+/**
+ * Says once, on the agent's next terminal call, that the screen model skipped sequences it could
+ * not draw since the agent was last told: the screen it reads may then differ from the program's.
+ */
+function withUndrawnNote(r: TerminalRecord, res: CallToolResult): CallToolResult {
+  const u = r.undrawn;
+  if (u.count <= u.told) return res;
+  const n = u.count - u.told;
+  u.told = u.count;
+  const note = `note: the screen model could not draw ${n === 1 ? 'one sequence' : `${n} sequences`} of the program's output (the last: ${u.where}; xterm.js said "${u.message.slice(0, 200)}"). It skipped ${n === 1 ? 'it' : 'each'} and drew the rest, so this screen may differ from what the program drew until the program redraws it (Ctrl-L, or \`clear\`).`;
+  const [first, ...rest] = res.content;
+  const content = first?.type === 'text' ? [{ ...first, text: `${first.text}\n${note}` }, ...rest] : [...res.content, { type: 'text' as const, text: note }];
+  return { ...res, content };
+}
+
 const timeout = z.number().int().positive().max(TERMINAL_CALL_TIMEOUT_MAX_MS).optional();
 
 export function registerTerminalTools(s: TerminalToolHost, server: McpServer, sctx: SessionContext): void {
@@ -72,7 +87,7 @@ export function registerTerminalTools(s: TerminalToolHost, server: McpServer, sc
     const r = await open();
     r.agentCalls++;
     try {
-      return await work(r);
+      return withUndrawnNote(r, await work(r));
     } finally {
       r.agentCalls--;
       r.lastUse = Date.now();

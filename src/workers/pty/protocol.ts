@@ -84,6 +84,8 @@ export type FromPty =
   | { t: 'failed'; id: number; message: string; stack?: string }
   /** An exception no handler caught on the pty thread, said to main to log; the thread goes on. */
   | { t: 'fault'; message: string; stack?: string }
+  /** The screen model could not draw `count` sequences so far (it skipped each and drew on); the last one's place and xterm.js's words. */
+  | { t: 'undrawn'; id: number; count: number; where: string; message: string }
   /** Every shell ended; `left`: those whose exit was not seen by the deadline. */
   | { t: 'stopped'; left: number };
 

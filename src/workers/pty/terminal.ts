@@ -19,6 +19,7 @@ import { ModelFeed } from './feed.js';
 import { CountClamp } from './counts.js';
 import { boundRepeats } from '../../shared/term-repeats.js';
 import { mendEraseAbove } from '../../shared/term-erase-above.js';
+import { guardHandlers, type CaughtThrow } from '../../shared/term-handler-guard.js';
 import type { ShellLaunch } from './shell.js';
 
 /** Model backlog that pauses the PTY, bytes: a flood waits in the kernel, not in the server's memory. */
@@ -48,6 +49,11 @@ export const OUTPUT_STREAMING_BYTES = 4096;
  * medians of three `cat` floods side by side); 1000 rows measured no cheaper than 2000.
  */
 export const MODEL_SCROLLBACK_ROWS = 2000;
+/**
+ * Shortest spell between two reports of sequences the model could not draw, ms: the first is said
+ * at once, a run of them (a program that keeps sending one) as a count, not a message each.
+ */
+export const MODEL_UNDRAWN_REPORT_MS = 1000;
 /** Output silence before termios is read for a password prompt, ms. */
 const ECHO_CHECK_AFTER_MS = 120;
 
@@ -61,6 +67,12 @@ type Post = (m: FromPty | PtyToRelay, transfer?: ArrayBuffer[]) => void;
  * of the model that only a long random history reproduces). Unset, nothing changes.
  */
 const MODEL_FAULT_COLS = Number(process.env.FORGE_TEST_MODEL_FAULT_COLS ?? 0);
+/**
+ * Tests only: an OSC of this number makes the model's handler throw, as xterm.js's erase above
+ * once did (that one is mended, and no other sequence the fuzz has found throws). Read as each
+ * terminal starts. Unset, nothing changes.
+ */
+const modelThrowOsc = (): number => Number(process.env.FORGE_TEST_MODEL_THROW_OSC ?? 0);
 
 export class SeatTerminal {
   readonly model: InstanceType<typeof Terminal>;
@@ -116,6 +128,10 @@ export class SeatTerminal {
     this.marks = new PromptMarks(this.model);
     this.marks.onChange(() => this.pushFacts());
     this.model.onTitleChange(() => this.pushFacts());
+    const throwOsc = modelThrowOsc();
+    if (throwOsc) this.model.parser.registerOscHandler(throwOsc, () => { throw new TypeError('a handler failed (FORGE_TEST_MODEL_THROW_OSC)'); });
+    // Last, so every handler above is guarded too: a sequence the model cannot take is skipped, said, and the rest drawn.
+    guardHandlers(this.model, (c) => this.undrawnSeen(c));
     this.pty = nodePty.spawn(launch.file, launch.args, {
       name: 'xterm-256color', cols: spec.cols, rows: spec.rows, cwd: spec.cwd, env: launch.env, encoding: null,
     });
@@ -125,6 +141,7 @@ export class SeatTerminal {
       // Let the model finish what the shell wrote before it left.
       void this.settled().then(() => {
         clearTimeout(this.echoTimer);
+        clearTimeout(this.undrawnTimer);
         this.post({ t: 'exited', id: spec.id, code: exitCode, signal: signal ?? null });
         this.disposed = true;
         this.feed.dispose();
@@ -241,6 +258,26 @@ export class SeatTerminal {
   kill(signal: 'SIGHUP' | 'SIGKILL' = 'SIGHUP'): void {
     if (this.exited) return;
     try { this.pty.kill(signal); } catch { /* exited meanwhile */ }
+  }
+
+  private undrawnCount = 0;
+  private undrawnLast: CaughtThrow = { where: '', message: '' };
+  private undrawnTimer?: NodeJS.Timeout;
+  private undrawnPosted = 0;
+
+  /** A sequence the model could not draw: said to the main thread at once, then at most once a MODEL_UNDRAWN_REPORT_MS. */
+  private undrawnSeen(c: CaughtThrow): void {
+    this.undrawnCount++;
+    this.undrawnLast = c;
+    if (this.undrawnTimer) return;
+    const report = (): void => {
+      this.undrawnTimer = undefined;
+      if (this.undrawnPosted === this.undrawnCount || this.disposed) return;
+      this.undrawnPosted = this.undrawnCount;
+      this.post({ t: 'undrawn', id: this.spec.id, count: this.undrawnCount, ...this.undrawnLast });
+      this.undrawnTimer = setTimeout(report, MODEL_UNDRAWN_REPORT_MS);
+    };
+    report();
   }
 
   private onPtyData(read: Buffer): void {
