@@ -4,10 +4,11 @@
  * The screen model and a real terminal on a real PTY; the shell is a small program that prints
  * the sequence and then a line (the file says so).
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import xtermHeadless from '@xterm/headless';
 import { eraseReachable, mendEraseAbove } from '../../shared/term-erase-above.js';
 import { SeatTerminal } from './terminal.js';
+import { modelThrowRig } from '../../../test/helpers/model-throws.js';
 import { wait } from './commands.js';
 
 type Term = InstanceType<typeof xtermHeadless.Terminal>;
@@ -25,14 +26,7 @@ const write = (t: Term, s: string): Promise<void> => new Promise((resolve, rejec
 });
 const text = (t: Term): string[] => Array.from({ length: ROWS }, (_, y) => t.buffer.active.getLine(t.buffer.active.baseY + y)?.translateToString(true) ?? '');
 
-let swallow: ((e: Error) => void) | undefined;
-let term: SeatTerminal | null = null;
-afterEach(() => {
-  if (swallow) process.off('uncaughtException', swallow);
-  swallow = undefined;
-  term?.kill('SIGKILL');
-  term = null;
-});
+const rig = modelThrowRig();
 
 describe('an erase above from the bottom-right corner of a fresh screen', () => {
   it('this version of xterm.js still has the erase steps the mend runs', () => {
@@ -61,16 +55,14 @@ describe('an erase above from the bottom-right corner of a fresh screen', () => 
   });
 
   it('leaves a real terminal drawing the output after it', async () => {
-    // xterm.js's throw reaches the process, as it reaches the terminals' thread; here it is heard and let go.
-    swallow = () => undefined;
-    process.on('uncaughtException', swallow);
+    rig.letThrowsGo();
     const env = { PATH: process.env.PATH ?? '/usr/bin:/bin' };
     const program = String.raw`process.stdout.write('\x1b[24;80H\x1b[1J'); setTimeout(() => process.stdout.write('\x1b[1;1Hdrawn after the erase'), 200); setInterval(() => undefined, 1000);`;
-    term = new SeatTerminal(
+    const term = rig.started(new SeatTerminal(
       { id: 1, shell: process.execPath, cwd: '/', env, cols: COLS, rows: ROWS },
       { file: process.execPath, args: ['-e', program], env, marks: false },
       () => undefined,
-    );
+    ));
     const r = await wait(term, 'text', 'drawn after the erase', 5_000);
     expect(r.done).toBe(true);
   });

@@ -6,10 +6,11 @@
  * in for the next such defect. The model is the real @xterm/headless, and the last case runs a
  * real terminal on a real PTY.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import xtermHeadless from '@xterm/headless';
 import { guardHandlers, type CaughtThrow } from '../../shared/term-handler-guard.js';
 import { SeatTerminal } from './terminal.js';
+import { modelThrowRig } from '../../../test/helpers/model-throws.js';
 import { wait } from './commands.js';
 import type { FromPty } from './protocol.js';
 
@@ -24,19 +25,11 @@ const written = (t: Term, s: string): Promise<boolean> => new Promise((resolve) 
 });
 const line = (t: Term, y: number): string => t.buffer.active.getLine(y)?.translateToString(true) ?? '';
 
-let swallow: ((e: Error) => void) | undefined;
-let term: SeatTerminal | null = null;
-afterEach(() => {
-  if (swallow) process.off('uncaughtException', swallow);
-  swallow = undefined;
-  term?.kill('SIGKILL');
-  term = null;
-});
+const rig = modelThrowRig();
 
 describe('a sequence the screen model cannot take', () => {
   it('without the guard, stops the model for good: nothing after it is ever drawn (the defect the guard mends)', async () => {
-    swallow = () => undefined;
-    process.on('uncaughtException', swallow);
+    rig.letThrowsGo();
     const t = make();
     throwing(t);
     expect(await written(t, `before\x1b]${THROWING_OSC};x\x07after`)).toBe(false);
@@ -74,13 +67,14 @@ describe('a sequence the screen model cannot take', () => {
     process.env.FORGE_TEST_MODEL_THROW_OSC = String(THROWING_OSC);
     const said: FromPty[] = [];
     const program = String.raw`for (let i = 0; i < 50; i++) process.stdout.write('\x1b]7777;x\x07'); setTimeout(() => process.stdout.write('drawn after the sequences'), 200); setInterval(() => undefined, 1000);`;
+    let term: SeatTerminal;
     try {
       // The model's test hook: its OSC 7777 handler throws (read as the terminal starts).
-      term = new SeatTerminal(
+      term = rig.started(new SeatTerminal(
         { id: 1, shell: process.execPath, cwd: '/', env, cols: 80, rows: 24 },
         { file: process.execPath, args: ['-e', program], env, marks: false },
         (m) => { said.push(m as FromPty); },
-      );
+      ));
     } finally {
       delete process.env.FORGE_TEST_MODEL_THROW_OSC;
     }
