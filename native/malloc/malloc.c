@@ -4,7 +4,8 @@
  * each such block freed (up to 32 MiB): after one multi-megabyte viewer message has come and gone,
  * every later block under its size comes from the arenas, whose freed pages stay resident. Pinning
  * the threshold with mallopt keeps it where it started, in every thread's arena. mallinfo2 says
- * what the arenas hold, for /metrics.
+ * what the arenas hold, for /metrics. malloc_trim hands the arenas' free pages back to the system:
+ * free() alone returns only the top of an arena, so pages freed below a live block stay resident.
  */
 #include <node_api.h>
 #include <malloc.h>
@@ -41,12 +42,21 @@ static napi_value arenas(napi_env env, napi_callback_info info) {
   return out;
 }
 
+static napi_value trim(napi_env env, napi_callback_info info) {
+  (void)info;
+  napi_value released;
+  napi_get_boolean(env, malloc_trim(0) == 1, &released);
+  return released;
+}
+
 static napi_value init(napi_env env, napi_value exports) {
   napi_value fn;
   napi_create_function(env, "pinMmapThreshold", NAPI_AUTO_LENGTH, pin_mmap_threshold, NULL, &fn);
   napi_set_named_property(env, exports, "pinMmapThreshold", fn);
   napi_create_function(env, "arenas", NAPI_AUTO_LENGTH, arenas, NULL, &fn);
   napi_set_named_property(env, exports, "arenas", fn);
+  napi_create_function(env, "trim", NAPI_AUTO_LENGTH, trim, NULL, &fn);
+  napi_set_named_property(env, exports, "trim", fn);
   return exports;
 }
 

@@ -26,7 +26,7 @@ import { AGENT_KEY_PREFIX, PERSON_TOKEN_PREFIX, TokenBook } from '../workers/rel
 import { readTokens, tokensStamp } from './tokens.js';
 import { baseUrlFor, checkTlsFiles } from './reach.js';
 import { CdpDoor } from './browser/cdp-door.js';
-import { allocatorGauges, pinAllocator } from './allocator.js';
+import { allocatorGauges, pinAllocator, startArenaTrims } from './allocator.js';
 import { isCdpFromRelay } from '../workers/relay/cdp-protocol.js';
 import type { Seat } from './seat.js';
 import { threadHeaps } from '../workers/thread-heaps.js';
@@ -55,6 +55,7 @@ export interface ServeOptions { stateDir?: string; port?: number; configFile?: s
 export async function startServer(opts: ServeOptions): Promise<void> {
   // Before any worker or socket allocates: every thread's arena follows the pinned threshold.
   pinAllocator();
+  const stopTrims = startArenaTrims();
   const config = loadConfig(opts.configFile);
   if (config.server.tls) checkTlsFiles(config.source, config.server.tls);
   const stateDir = resolveStateDir(opts.stateDir);
@@ -158,6 +159,7 @@ export async function startServer(opts: ServeOptions): Promise<void> {
     hard.unref();
     clearInterval(gauges);
     clearInterval(tokenWatch);
+    stopTrims();
     // In order: the surfaces (hosts, shells: their viewers are told why), the agents' sessions, then the sockets.
     await Promise.allSettled(surfaces.map((s) => s.stop()));
     await mcp.close().catch(() => undefined);
