@@ -8,7 +8,9 @@
  * - the fan-out's per-viewer send decision: one patch frame to 100 viewers of a tab, each
  *   checked for a backlog and for holding the frame the patch builds on (fanout.ts `frame`);
  * - the terminal's screen model parsing coloured output, bare and with every handler guarded
- *   (term-handler-guard.ts), side by side: what the guard costs per MB.
+ *   (term-handler-guard.ts), side by side: what the guard costs per MB;
+ * - the viewer door's check of one gesture (a mouse move: 20-60 a second from a person moving the
+ *   mouse), by its zod schema, beside the hand-written check it replaced (kept here as the yardstick).
  * Printed with console.table; the last line of `--json` is
  * `{"<task>": {"ops_per_s", "mean_ns", "p50_ns", "samples"}, …}`.
  */
@@ -19,6 +21,7 @@ import { writeDamage, type Source, type Target } from '../src/workers/cdp/row-di
 import { Fanout, type ViewerSink } from '../src/workers/relay/fanout.js';
 import xtermHeadless from '@xterm/headless';
 import { guardHandlers } from '../src/shared/term-handler-guard.js';
+import { checkedMessage } from '../src/main/viewer-messages-schema.js';
 
 const json = process.argv.includes('--json');
 
@@ -103,13 +106,28 @@ const bareModel = model(false);
 const guardedModel = model(true);
 const parse = (t: InstanceType<typeof xtermHeadless.Terminal>) => (): Promise<void> => new Promise((r) => t.write(modelChunk, r));
 
+// ---- the viewer door's check of one gesture ----
+const MOVE = { t: 'input', ev: { type: 'mouse', action: 'move', x: 412.5, y: 230, modifiers: 0 } } as const;
+function zodCheck(): void {
+  if (checkedMessage('input', MOVE).ev.type !== 'mouse') throw new Error('the move was not read as a mouse event');
+}
+/** The hand-written check the schema replaced, as it was: the yardstick for the schema's cost. */
+function handCheck(): void {
+  const e = MOVE.ev as Record<string, unknown>;
+  const num = (k: string): void => { if (typeof e[k] !== 'number' || !Number.isFinite(e[k])) throw new Error(`${k} must be a number`); };
+  if (e.type !== 'mouse' || !['down', 'up', 'move'].includes(e.action as string)) throw new Error('a mouse action is down, up or move');
+  num('x'); num('y');
+}
+
 const bench = new Bench({ time: TASK_TIME_MS, warmupTime: WARMUP_TIME_MS, throws: true });
 bench
   .add('ring: claim, publish, free one slot', ringClaimPublish)
   .add(`bands: shrink a ${SCREEN_W}x${SCREEN_H} damage to ${CHANGED_ROWS} rows`, bandShrink)
   .add(`fanout: one patch to ${VIEWERS} viewers`, fanoutPatch)
   .add(`model: parse ${MODEL_CHUNK_BYTES / 1024} KB of coloured output, bare`, parse(bareModel))
-  .add(`model: parse ${MODEL_CHUNK_BYTES / 1024} KB of coloured output, guarded`, parse(guardedModel));
+  .add(`model: parse ${MODEL_CHUNK_BYTES / 1024} KB of coloured output, guarded`, parse(guardedModel))
+  .add('door: check one mouse move, zod schema', zodCheck)
+  .add('door: check one mouse move, hand-written (before)', handCheck);
 await bench.run();
 
 if (fanout.counters.viewerFrames !== fanout.counters.frames * VIEWERS) {
