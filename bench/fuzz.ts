@@ -1,7 +1,9 @@
 /**
- * `./forge bench fuzz [--inputs N] [--seed S] [--target viewer|terminal|mcp] [--only I | --from I] [--json]`:
+ * `./forge bench fuzz [--inputs N] [--seed S] [--target viewer|terminal|mcp|mcp-json] [--only I | --from I] [--json]`:
  * seeded random and mutated inputs into a real `forge serve` — the viewer socket's decoder and
- * handlers, a held terminal's input path, and the MCP endpoint — checking that the server never
+ * handlers, a held terminal's input path, and the MCP endpoint (`mcp-json`, not run by default:
+ * the MCP endpoint's inputs without the tool calls shaped from a schema, which wait for pages, so
+ * its JSON-RPC door can take 10^6 in an hour) — checking that the server never
  * ends, keeps answering (a viewer's ping and an agent's tools/list after every batch), words every
  * refusal, keeps its replies bounded and its memory within RSS_GROWTH_MAX_MB.
  *
@@ -20,7 +22,9 @@ import { fuzzMcp } from './fuzz/mcp-target.js';
 
 /** Inputs per target by default: enough to reach rare shapes (a huge nesting comes once in ~4000). */
 const DEFAULT_INPUTS = 1_000_000;
-const TARGETS = ['viewer', 'terminal', 'mcp'] as const;
+const TARGETS = ['viewer', 'terminal', 'mcp', 'mcp-json'] as const;
+/** The targets a run without --target fuzzes. */
+const DEFAULT_TARGETS = ['viewer', 'terminal', 'mcp'] as const;
 
 const say = (s: string): void => { process.stderr.write(`fuzz: ${s}\n`); };
 
@@ -28,13 +32,13 @@ async function main(): Promise<void> {
   const { values } = parseArgs({ options: { inputs: { type: 'string' }, seed: { type: 'string' }, target: { type: 'string', multiple: true }, only: { type: 'string' }, from: { type: 'string' }, json: { type: 'boolean' } } });
   const seed = values.seed !== undefined ? Number(values.seed) >>> 0 : freshSeed();
   const inputs = Number(values.inputs ?? DEFAULT_INPUTS);
-  const targets = (values.target?.length ? values.target : [...TARGETS]) as Array<(typeof TARGETS)[number]>;
+  const targets = (values.target?.length ? values.target : [...DEFAULT_TARGETS]) as Array<(typeof TARGETS)[number]>;
   for (const t of targets) if (!TARGETS.includes(t)) throw new Error(`no fuzz target named ${t} (targets: ${TARGETS.join(', ')})`);
   say(`seed ${seed}, ${inputs} inputs per target: ${targets.join(', ')}${values.only ? `, input ${values.only} only` : ''}`);
   const server = await startServer({ shell: 'echo', stopOnSignal: true });
   const results: TargetResult[] = [];
   try {
-    const scene = await makeScene(server, { browser: targets.includes('viewer') || targets.includes('mcp') });
+    const scene = await makeScene(server, { browser: targets.some((t) => t !== 'terminal') });
     say(`server pid ${server.pid} on port ${server.port}; the scene's tab is ${scene.viewer.pageId ?? 'none'}`);
     // --only I: input I drawn alone, as it was drawn in the full run.
     const first = values.only !== undefined ? Number(values.only) : Number(values.from ?? 0);
@@ -43,7 +47,7 @@ async function main(): Promise<void> {
       const base = { server, prober: scene.prober, seed, inputs: count, first };
       const r = t === 'viewer' ? await fuzzViewer({ ...base, scene: scene.viewer })
         : t === 'terminal' ? await fuzzTerminal({ ...base, seat: SCENE_SEAT })
-          : await fuzzMcp({ ...base, seat: MCP_SEAT, scene: { pagesBase: scene.pagesBase, pageId: scene.viewer.pageId } });
+          : await fuzzMcp({ ...base, seat: MCP_SEAT, scene: { pagesBase: scene.pagesBase, pageId: scene.viewer.pageId }, envelopes: t === 'mcp-json' });
       results.push(r);
       say(`${t}: ${r.inputs} inputs, ${r.refusals} refusals, ${r.closes} worded closes, ${r.crashes} crashes, ${r.faultCount} faults; rss ${r.rss_mb_before.toFixed(0)} → ${r.rss_mb_after.toFixed(0)} MB`);
       if (r.crashes) break;

@@ -162,12 +162,17 @@ function headerSafe(s: string): string {
 const baseHeaders = (): Record<string, string> => ({ 'content-type': 'application/json', accept: 'application/json, text/event-stream' });
 
 /** One request to the endpoint. */
-export function mcpRequest(rng: Rng, tools: McpTool[], scene: McpScene): McpRequest {
+/**
+ * One request. `envelopes`: only the requests that are not a tool call shaped from its schema
+ * (envelopes of every method, mutated bodies, content types, session ids, keys, batches, the
+ * oversized body): the JSON-RPC door at its own pace, where a shaped call waits for a page.
+ */
+export function mcpRequest(rng: Rng, tools: McpTool[], scene: McpScene, envelopes = false): McpRequest {
   if (rng.chance(OVERSIZED_CHANCE)) {
     const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'browser_type', arguments: { text: 'x'.repeat(OVERSIZED_BODY_BYTES) } } });
     return { label: `a body of ${body.length} bytes`, method: 'POST', session: 'live', auth: 'key', headers: baseHeaders(), body };
   }
-  const r = rng.next();
+  const r = envelopes ? 0.5 + rng.next() * 0.5 : rng.next();
   if (r < 0.5) {
     const tool = rng.pick(tools);
     const { how, args } = toolArguments(rng, tool, scene);

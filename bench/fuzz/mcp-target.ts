@@ -106,10 +106,12 @@ export function judgeAnswer(req: McpRequest, a: { status: number; type: string; 
   return v;
 }
 
-export async function fuzzMcp(o: { server: ForgeServer; prober: Client; seed: number; inputs: number; first?: number; seat: string; scene: McpScene }): Promise<TargetResult> {
-  const found = new Findings('mcp', o.seed);
+/** `envelopes`: the `mcp-json` target, every input but the tool calls shaped from a schema (see mcpRequest). */
+export async function fuzzMcp(o: { server: ForgeServer; prober: Client; seed: number; inputs: number; first?: number; seat: string; scene: McpScene; envelopes?: boolean }): Promise<TargetResult> {
+  const name = o.envelopes ? 'mcp-json' : 'mcp';
+  const found = new Findings(name, o.seed);
   const r = found.result;
-  const progress = new Progress('mcp', o.inputs);
+  const progress = new Progress(name, o.inputs);
   const door = new McpDoor(o.server, o.seat);
   await door.initialize();
   const tools = (await o.prober.listTools()).tools as unknown as McpTool[];
@@ -125,7 +127,7 @@ export async function fuzzMcp(o: { server: ForgeServer; prober: Client; seed: nu
   /** Time spent by the kind of request (a tool's name, a batch), ms: where a slow run goes. */
   const spent = new Map<string, number>();
   for (let i = first; i < first + o.inputs; i++) {
-    const req = mcpRequest(inputRng(o.seed, i), tools, o.scene);
+    const req = mcpRequest(inputRng(o.seed, i), tools, o.scene, o.envelopes);
     const t0 = Date.now();
     try {
       const a = await door.send(req);
@@ -148,7 +150,7 @@ export async function fuzzMcp(o: { server: ForgeServer; prober: Client; seed: nu
     progress.tick(r.inputs, r, rssMb(o.server.pid));
   }
   if (!r.crashes) await dead(r.inputs, 'the end of the run');
-  process.stderr.write(`fuzz: mcp time by request kind: ${[...spent].sort((a, b) => b[1] - a[1]).slice(0, 8).map(([k, ms]) => `${k} ${(ms / 1000).toFixed(1)} s`).join(', ')}\n`);
+  process.stderr.write(`fuzz: ${name} time by request kind: ${[...spent].sort((a, b) => b[1] - a[1]).slice(0, 8).map(([k, ms]) => `${k} ${(ms / 1000).toFixed(1)} s`).join(', ')}\n`);
   await door.close();
   r.rss_mb_after = await settledRssMb(o.server.pid);
   r.top_refusals = found.topRefusals();
