@@ -1,39 +1,33 @@
-import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { describe, expect, onTestFinished } from 'vitest';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startForge, connectAgent, type RunningServer, type Agent } from './helpers/server.js';
-import { servePages, type PageServer } from './helpers/pages.js';
-import { openViewer } from './helpers/viewer.js';
+import type { Agent } from './helpers/server.js';
+import { forgeTest, type TestPages } from './fixtures.js';
 
-let forge: RunningServer;
-let pages: PageServer;
+let pages: TestPages;
 let a: Agent;
 
-beforeAll(async () => {
-  // 0.05 minutes: the idle close comes 3 s after the last call.
-  forge = await startForge({ toml: '[browser]\nidle_minutes = 0.05\n' });
-  pages = await servePages({ '/': '<title>Idle</title><p>idle</p>', '/upload': '<title>Upload</title><input type="file" id="f" multiple onchange="document.title = [...this.files].map((f) => f.name + \':\' + f.size).join(\',\')">' });
-  a = await connectAgent(forge, 'default/idle/lead');
+// 0.05 minutes: the idle close comes 3 s after the last call.
+const it = forgeTest({ toml: '[browser]\nidle_minutes = 0.05\n' }, {
+  '/': '<title>Idle</title><p>idle</p>',
+  '/upload': '<title>Upload</title><input type="file" id="f" multiple onchange="document.title = [...this.files].map((f) => f.name + \':\' + f.size).join(\',\')">',
 });
 
-afterAll(async () => {
-  await a?.close();
-  await forge?.stop();
-  await pages?.close();
+it.beforeAll(async ({ pages: p, agentFor }) => {
+  pages = p;
+  a = await agentFor('default/idle/lead');
 });
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 describe('an idle browser closes on the server\'s clock', () => {
-  it('a viewer attached keeps the host open past the idle time', async () => {
+  it('a viewer attached keeps the host open past the idle time', async ({ viewer: v }) => {
     await a.call('browser_navigate', { url: pages.url });
-    const v = await openViewer(forge.info.port, forge.info.viewer_token);
     v.send({ t: 'attach', w: 800, h: 600 });
     await v.next('view');
     await sleep(5000);
     expect((await a.call('browser_tabs', { action: 'list' })).text).toContain('(current) Idle');
-    await v.close();
   });
 
   it('with no call and no viewer the host closes, and the next call starts a fresh one', async () => {

@@ -1,25 +1,19 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startForge, connectAgent, type RunningServer, type Agent } from './helpers/server.js';
-import { servePages, type PageServer } from './helpers/pages.js';
+import { describe, expect } from 'vitest';
+import type { Agent } from './helpers/server.js';
+import { forgeTest, type TestPages } from './fixtures.js';
 
-let forge: RunningServer;
-let pages: PageServer;
+let pages: TestPages;
 let a: Agent;
 
-beforeAll(async () => {
-  forge = await startForge();
-  pages = await servePages({
-    // The title is set by the page's very first script.
-    '/': '<html><head><script>document.title = "webauthn:" + typeof PublicKeyCredential</script></head><body><button onclick="window.open(\'/pop\')">Pop</button><ul><li><button>Save</button></li><li><button>Save</button></li></ul><button>Only</button><div id="gone"><button>Vanish</button></div></body></html>',
-    '/pop': '<html><head><script>document.title = "popup webauthn:" + typeof PublicKeyCredential</script></head><body>pop</body></html>',
-  });
-  a = await connectAgent(forge, 'default/truths/lead');
+const it = forgeTest({}, {
+  // The title is set by the page's very first script.
+  '/': '<html><head><script>document.title = "webauthn:" + typeof PublicKeyCredential</script></head><body><button onclick="window.open(\'/pop\')">Pop</button><ul><li><button>Save</button></li><li><button>Save</button></li></ul><button>Only</button><div id="gone"><button>Vanish</button></div></body></html>',
+  '/pop': '<html><head><script>document.title = "popup webauthn:" + typeof PublicKeyCredential</script></head><body>pop</body></html>',
 });
 
-afterAll(async () => {
-  await a?.close();
-  await forge?.stop();
-  await pages?.close();
+it.beforeAll(async ({ pages: p, agentFor }) => {
+  pages = p;
+  a = await agentFor('default/truths/lead');
 });
 
 describe('what a page sees', () => {

@@ -1,31 +1,28 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startForge, connectAgent, type RunningServer, type Agent } from './helpers/server.js';
+import { describe, expect } from 'vitest';
+import type { Agent } from './helpers/server.js';
 import { servePages, type PageServer } from './helpers/pages.js';
+import { forgeTest, type TestPages } from './fixtures.js';
 
-let forge: RunningServer;
-let app: PageServer;
+let app: TestPages;
 let idp: PageServer;
 let a: Agent;
 
-beforeAll(async () => {
-  forge = await startForge();
+const it = forgeTest();
+
+it.beforeAll(async ({ pages, agentFor }) => {
   // Two local origins: the app on 127.0.0.1, the sign-in provider on localhost.
   idp = await servePages({
     '/auth': () => `<title>Provider</title><button onclick="window.opener.postMessage({ token: 'tok-123', opener: !!window.opener }, '*'); window.close()">Approve</button>`,
   }, 'localhost');
-  app = await servePages({
-    '/': () => `<title>App</title><script>
+  app = pages;
+  app.route('/', () => `<title>App</title><script>
       window.addEventListener('message', (e) => { if (e.origin === ${JSON.stringify(idp.origin)}) document.title = 'signed in:' + e.data.token; });
-    </script><button onclick='window.open(${JSON.stringify(idp.origin + '/auth')}, "auth", "width=500,height=600")'>Sign in</button>`,
-    '/p': '<title>popup</title>popup',
-  });
-  a = await connectAgent(forge, 'default/app/lead');
+    </script><button onclick='window.open(${JSON.stringify(idp.origin + '/auth')}, "auth", "width=500,height=600")'>Sign in</button>`);
+  app.route('/p', '<title>popup</title>popup');
+  a = await agentFor('default/app/lead');
 });
 
-afterAll(async () => {
-  await a?.close();
-  await forge?.stop();
-  await app?.close();
+it.afterAll(async () => {
   await idp?.close();
 });
 

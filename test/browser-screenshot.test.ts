@@ -1,26 +1,20 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import sharp from 'sharp';
-import { startForge, connectAgent, type RunningServer, type Agent } from './helpers/server.js';
-import { serveToolPages, type ToolPages } from './helpers/tool-pages.js';
+import type { Agent } from './helpers/server.js';
+import type { ToolPages } from './helpers/tool-pages.js';
+import { toolPagesTest } from './fixtures.js';
 
-let forge: RunningServer;
 let pages: ToolPages;
 let red: Agent;
 let blue: Agent;
 
-beforeAll(async () => {
-  forge = await startForge();
-  const page = (c: string) => `<html><head><title>${c}</title><style>html,body{margin:0;background:${c};height:100%}</style></head><body><div id="box" style="width:120px;height:50px;background:lime">box</div></body></html>`;
-  pages = await serveToolPages({ '/red': page('rgb(255,0,0)'), '/blue': page('rgb(0,0,255)') });
-  red = await connectAgent(forge, 'default/shots/red');
-  blue = await connectAgent(forge, 'default/shots/blue');
-});
+const page = (c: string) => `<html><head><title>${c}</title><style>html,body{margin:0;background:${c};height:100%}</style></head><body><div id="box" style="width:120px;height:50px;background:lime">box</div></body></html>`;
+const it = toolPagesTest({}, { '/red': page('rgb(255,0,0)'), '/blue': page('rgb(0,0,255)') });
 
-afterAll(async () => {
-  await red?.close();
-  await blue?.close();
-  await forge?.stop();
-  await pages?.close();
+it.beforeAll(async ({ toolPages, agentFor }) => {
+  pages = toolPages;
+  red = await agentFor('default/shots/red');
+  blue = await agentFor('default/shots/blue');
 });
 
 async function shoot(agent: Agent, args: Record<string, unknown>): Promise<{ text: string; isError: boolean; mime?: string; bytes: Buffer }> {

@@ -3,25 +3,17 @@
  * under the profile, and a person asking to see the browser (the strip's show, a hand-off's
  * Open). The first page call then runs on the host already up.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startForge, connectAgent, type RunningServer, type Agent } from './helpers/server.js';
-import { servePages, type PageServer } from './helpers/pages.js';
+import { describe, expect } from 'vitest';
+import type { RunningServer } from './helpers/server.js';
+import { forgeTest } from './fixtures.js';
 import { processes } from './helpers/processes.js';
-import { openViewer } from './helpers/viewer.js';
 
 let forge: RunningServer;
-let pages: PageServer;
-let lead: Agent;
 
-beforeAll(async () => {
-  forge = await startForge();
-  pages = await servePages({ '/': '<title>Warm</title><p>warm</p>' });
-});
+const it = forgeTest({}, { '/': '<title>Warm</title><p>warm</p>' });
 
-afterAll(async () => {
-  await lead?.close();
-  await forge?.stop();
-  await pages?.close();
+it.beforeAll(({ forge: f }) => {
+  forge = f;
 });
 
 /** The pid of this server's host Chromium (the browser process), 0 when none runs. */
@@ -37,9 +29,9 @@ async function untilHost(): Promise<number> {
 }
 
 describe('the host starts on its first real need', () => {
-  it('a seat\'s session opening starts the host before any page call, and the first call runs on it', async () => {
+  it('a seat\'s session opening starts the host before any page call, and the first call runs on it', async ({ pages, agentFor }) => {
     expect(hostPid()).toBe(0);
-    lead = await connectAgent(forge, 'default/warm/lead');
+    const lead = await agentFor('default/warm/lead');
     const pid = await untilHost();
     const first = await lead.call('browser_navigate', { url: pages.url });
     expect(first.isError).toBe(false);
@@ -47,17 +39,13 @@ describe('the host starts on its first real need', () => {
     expect(hostPid()).toBe(pid);
   });
 
-  it('a person showing the browser with no host running starts one', async () => {
+  it('a person showing the browser with no host running starts one', async ({ agentFor, viewer }) => {
+    const lead = await agentFor('default/warm/lead');
     expect((await lead.call('browser_end_host')).isError).toBe(false);
     const deadline = Date.now() + 15_000;
     while (hostPid() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
     expect(hostPid()).toBe(0);
-    const v = await openViewer(forge.info.port, forge.info.viewer_token);
-    try {
-      v.send({ t: 'attach', w: 800, h: 600 });
-      await untilHost();
-    } finally {
-      await v.close();
-    }
+    viewer.send({ t: 'attach', w: 800, h: 600 });
+    await untilHost();
   });
 });

@@ -3,29 +3,23 @@
  * naming the dialog and the socket stays open; clients that answer the same dialog at once (two
  * CDP sockets, or a socket and browser_handle_dialog) never bring the server down.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startForge, connectAgent, type RunningServer, type Agent } from './helpers/server.js';
-import { servePages, type PageServer } from './helpers/pages.js';
+import { describe, expect } from 'vitest';
+import type { RunningServer, Agent } from './helpers/server.js';
+import { forgeTest } from './fixtures.js';
 import { cdpUrl, openCdp, pageIdIn, type CdpSocket } from './helpers/cdp-socket.js';
 
 const SEAT = 'default/proj/lead';
 let forge: RunningServer;
-let pages: PageServer;
 let a: Agent;
 let pageId: string;
 
-beforeAll(async () => {
-  forge = await startForge();
-  pages = await servePages({ '/': '<title>Dialogs</title><p>dialogs</p>' });
-  a = await connectAgent(forge, SEAT);
+const it = forgeTest({}, { '/': '<title>Dialogs</title><p>dialogs</p>' });
+
+it.beforeAll(async ({ forge: f, pages, agentFor }) => {
+  forge = f;
+  a = await agentFor(SEAT);
   await a.call('browser_navigate', { url: pages.url });
   pageId = pageIdIn((await a.call('browser_tabs', { action: 'list' })).text);
-});
-
-afterAll(async () => {
-  await a?.close();
-  await forge?.stop();
-  await pages?.close();
 });
 
 const open = (): Promise<CdpSocket> => openCdp(cdpUrl(forge.info.port, `/cdp/${pageId}`, { seat: SEAT }), { authorization: `Bearer ${forge.info.token}` });

@@ -3,37 +3,29 @@
  * that tab; another seat's tab is refused by name, a page id no tab carries is refused with the
  * seat's tabs, and a person's token never opens it.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startForge, connectAgent, type RunningServer, type Agent } from './helpers/server.js';
-import { servePages, type PageServer } from './helpers/pages.js';
+import { describe, expect } from 'vitest';
+import type { RunningServer, Agent } from './helpers/server.js';
+import { forgeTest } from './fixtures.js';
 import { cdpUrl, openCdp, pageIdIn } from './helpers/cdp-socket.js';
 
 let forge: RunningServer;
-let pages: PageServer;
 let lead: Agent;
-let other: Agent;
 let leadPage: string;
 let otherPage: string;
 
 const LEAD = 'default/proj/lead';
 const OTHER = 'default/proj/other';
 
-beforeAll(async () => {
-  forge = await startForge();
-  pages = await servePages({ '/lead': '<title>Lead page</title><p id="x">lead</p>', '/other': '<title>Other page</title>other' });
-  lead = await connectAgent(forge, LEAD);
-  other = await connectAgent(forge, OTHER);
+const it = forgeTest({}, { '/lead': '<title>Lead page</title><p id="x">lead</p>', '/other': '<title>Other page</title>other' });
+
+it.beforeAll(async ({ forge: f, pages, agentFor }) => {
+  forge = f;
+  lead = await agentFor(LEAD);
+  const other = await agentFor(OTHER);
   await lead.call('browser_navigate', { url: `${pages.origin}/lead` });
   await other.call('browser_navigate', { url: `${pages.origin}/other` });
   leadPage = pageIdIn((await lead.call('browser_tabs', { action: 'list' })).text);
   otherPage = pageIdIn((await other.call('browser_tabs', { action: 'list' })).text);
-});
-
-afterAll(async () => {
-  await lead?.close();
-  await other?.close();
-  await forge?.stop();
-  await pages?.close();
 });
 
 const bearer = (): Record<string, string> => ({ authorization: `Bearer ${forge.info.token}` });

@@ -3,9 +3,10 @@
  * rebuilt wait for it and are answered in order once its page is back at its address; at most 64
  * wait, and the 65th closes the socket 1009 in words.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createServer, type Server } from 'node:http';
-import { startForge, connectAgent, type RunningServer, type Agent } from './helpers/server.js';
+import { describe, expect } from 'vitest';
+import type { RunningServer, Agent } from './helpers/server.js';
+import type { Route } from './helpers/tool-pages.js';
+import { toolPagesTest } from './fixtures.js';
 import { cdpUrl, openCdp, pageIdIn } from './helpers/cdp-socket.js';
 
 /** How long the test's slow page takes to answer, ms: every rebuild of it lasts at least this, so messages surely arrive before it ends. */
@@ -13,29 +14,23 @@ const SLOW_PAGE_MS = 1_500;
 const SEAT = 'default/budget/lead';
 
 let forge: RunningServer;
-let site: Server;
-let origin = '';
 let a: Agent;
 
-beforeAll(async () => {
-  site = createServer((req, res) => {
-    const slow = (req.url ?? '').startsWith('/slow');
-    setTimeout(() => res.writeHead(200, { 'content-type': 'text/html' }).end(`<title>${req.url}</title><p>${req.url}</p>`), slow ? SLOW_PAGE_MS : 0);
-  });
-  await new Promise<void>((r) => site.listen(0, '127.0.0.1', r));
-  origin = `http://127.0.0.1:${(site.address() as { port: number }).port}`;
-  forge = await startForge({ toml: '[browser]\nhidden_agent_tabs = 1\nhidden_person_tabs = 1\n' });
-  a = await connectAgent(forge, SEAT);
-  await a.call('browser_navigate', { url: `${origin}/slow/one` });
-  await a.call('browser_tabs', { action: 'new', url: `${origin}/slow/two` });
-  await a.call('browser_tabs', { action: 'new', url: `${origin}/fast/three` });
+/** A page naming its own address; one under /slow answers only after SLOW_PAGE_MS. */
+const page = (_body: string, url: URL): Route => ({
+  type: 'text/html',
+  body: `<title>${url.pathname}</title><p>${url.pathname}</p>`,
+  delayMs: url.pathname.startsWith('/slow') ? SLOW_PAGE_MS : 0,
 });
 
-afterAll(async () => {
-  await a?.close();
-  await forge?.stop();
-  site?.closeAllConnections();
-  await new Promise((r) => site?.close(r));
+const it = toolPagesTest({ toml: '[browser]\nhidden_agent_tabs = 1\nhidden_person_tabs = 1\n' }, { '/slow/one': page, '/slow/two': page, '/fast/three': page });
+
+it.beforeAll(async ({ forge: f, toolPages, agentFor }) => {
+  forge = f;
+  a = await agentFor(SEAT);
+  await a.call('browser_navigate', { url: `${toolPages.origin}/slow/one` });
+  await a.call('browser_tabs', { action: 'new', url: `${toolPages.origin}/slow/two` });
+  await a.call('browser_tabs', { action: 'new', url: `${toolPages.origin}/fast/three` });
 });
 
 /** The agent's tab `n`: its page id, and whether its list line marks it unloaded. */

@@ -2,35 +2,30 @@
  * A session that ends takes its seat's tabs with it, except a tab a parked hand-off holds: that
  * ask stays parked for the person, and the tab goes when the ask resolves.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { startForge, connectAgent, handOff, type RunningServer, type Agent } from './helpers/server.js';
-import { servePages, type PageServer } from './helpers/pages.js';
+import { handOff } from './helpers/server.js';
+import { forgeTest } from './fixtures.js';
 import { openViewer, type TestViewer } from './helpers/viewer.js';
 
-let forge: RunningServer;
-let pages: PageServer;
-let agent: Agent;
 let person: TestViewer;
 
-beforeAll(async () => {
-  forge = await startForge();
-  pages = await servePages({ '/': '<title>Login</title><input type="password">', '/other': '<title>Other</title>' });
+const it = forgeTest({}, { '/': '<title>Login</title><input type="password">', '/other': '<title>Other</title>' });
+
+it.beforeAll(async ({ forge }) => {
   person = await openViewer(forge.info.port, forge.info.viewer_token);
 });
 
-afterAll(async () => {
+it.afterAll(async () => {
   await person?.close();
-  await forge?.stop();
-  await pages?.close();
 });
 
 type Tabs = { tabs: Array<{ pageId: string; state: string }> };
 const pageIdsOf = (m: Record<string, unknown>): string[] => (m as unknown as Tabs).tabs.map((t) => t.pageId);
 
 describe('a seat whose session ended', () => {
-  it('loses its tabs at once, except the one a parked hand-off holds, and that ask stays parked', async () => {
-    agent = await connectAgent(forge, 'default/gone/lead');
+  it('loses its tabs at once, except the one a parked hand-off holds, and that ask stays parked', async ({ pages, agentFor }) => {
+    const agent = await agentFor('default/gone/lead');
     await agent.call('browser_navigate', { url: pages.url });
     const asked = /page (p-[0-9a-f]{8})/.exec((await agent.call('browser_tabs', { action: 'list' })).text)![1]!;
     await agent.call('browser_tabs', { action: 'new', url: `${pages.url}other` });

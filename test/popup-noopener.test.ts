@@ -3,13 +3,12 @@
  * seat's, listed, but not its popup — the seat's current tab stays the opener, a surface showing
  * the opener stays there, and closing the new tab hands nothing back.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startForge, connectAgent, type RunningServer, type Agent } from './helpers/server.js';
-import { servePages, type PageServer } from './helpers/pages.js';
+import { describe, expect } from 'vitest';
+import type { Agent } from './helpers/server.js';
+import { forgeTest, type TestPages } from './fixtures.js';
 import { openViewer, type TestViewer } from './helpers/viewer.js';
 
-let forge: RunningServer;
-let pages: PageServer;
+let pages: TestPages;
 let a: Agent;
 let v: TestViewer;
 /** The page the viewer's surface shows: the opener. */
@@ -17,24 +16,22 @@ let shownPage: unknown;
 
 const opens = (feature: string): string => `<button onclick="document.title = 'answered ' + (window.open('/p', '_blank', '${feature}') === null ? 'null' : 'a window')">Open ${feature}</button>`;
 
-beforeAll(async () => {
-  forge = await startForge();
-  pages = await servePages({
-    '/': `<title>App</title>${opens('noopener')}${opens('noreferrer')}`,
-    '/p': '<title>Opened</title><p>opened</p>',
-  });
-  a = await connectAgent(forge, 'default/noopen/lead');
+const it = forgeTest({}, {
+  '/': `<title>App</title>${opens('noopener')}${opens('noreferrer')}`,
+  '/p': '<title>Opened</title><p>opened</p>',
+});
+
+it.beforeAll(async ({ forge, pages: p, agentFor }) => {
+  pages = p;
+  a = await agentFor('default/noopen/lead');
   await a.call('browser_navigate', { url: pages.url });
   v = await openViewer(forge.info.port, forge.info.viewer_token);
   v.send({ t: 'attach', w: 900, h: 700 });
   shownPage = (await v.next('view')).pageId;
 });
 
-afterAll(async () => {
+it.afterAll(async () => {
   await v?.close();
-  await a?.close();
-  await forge?.stop();
-  await pages?.close();
 });
 
 /** A listed tab at /p, the address the button opens. */

@@ -1,27 +1,24 @@
 /**
  * Bad terminal messages on the viewer socket are answered in words and change nothing.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startForge, connectAgent, type RunningServer, type Agent } from './helpers/server.js';
+import { describe, expect } from 'vitest';
+import { forgeTest } from './fixtures.js';
 import { Viewer } from './helpers/term-viewer.js';
 
+const it = forgeTest({ toml: '[terminal]\nshell = "/bin/sh"\n' });
+
 describe('bad terminal messages', () => {
-  let server: RunningServer;
-  let agent: Agent;
   let v: Viewer;
   let term = 0;
-  beforeAll(async () => {
-    server = await startForge({ toml: '[terminal]\nshell = "/bin/sh"\n' });
+  it.beforeAll(async ({ forge, agentFor }) => {
     // A person opens the terminal of a seat an agent's session holds.
-    agent = await connectAgent(server, 'default/proj/lead');
-    v = await Viewer.open(server.info);
+    await agentFor('default/proj/lead');
+    v = await Viewer.open(forge.info);
     v.send({ t: 'term_attach', seat: 'default/proj/lead', cols: 80, rows: 24 });
     term = (await v.until(() => v.message('term_view'), 15_000, 'term_view')).term as number;
   });
-  afterAll(async () => {
+  it.afterAll(() => {
     v?.close();
-    await agent?.close();
-    await server?.stop();
   });
 
   const cases: Array<[string, () => Record<string, unknown>, RegExp]> = [
@@ -43,8 +40,8 @@ describe('bad terminal messages', () => {
     expect(err.message).toMatch(words);
   });
 
-  it('a client that never attached cannot type into a terminal', async () => {
-    const stranger = await Viewer.open(server.info);
+  it('a client that never attached cannot type into a terminal', async ({ forge }) => {
+    const stranger = await Viewer.open(forge.info);
     stranger.send({ t: 'term_input', term, data: 'echo stranger\r' });
     const err = await stranger.until(() => stranger.message('error'), 5000, 'the error');
     expect(err.message).toMatch(/not attached to terminal/);

@@ -2,31 +2,27 @@
  * A shell held back for a keyboard holder that stopped acknowledging runs on once that holder's
  * socket closes: the hold is the holder's, and it goes with it.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { startForge, mcpClient, type RunningServer } from './helpers/server.js';
+import { describe, expect } from 'vitest';
+import type { Agent } from './helpers/server.js';
+import { forgeTest } from './fixtures.js';
 import { Viewer } from './helpers/term-viewer.js';
 
 const SEAT = 'default/proj/lead';
 /** ~15 MB of numbered lines: far past the holder's backlog bound, so the shell is held. */
 const LAST = 2_000_000;
 
+const it = forgeTest();
+
 describe('a lagging holder that leaves', () => {
-  let server: RunningServer;
-  let agent: Client;
+  let agent: Agent;
 
-  beforeAll(async () => {
-    server = await startForge();
-    agent = await mcpClient(server.info);
-    await agent.callTool({ name: 'terminal__run', arguments: { command: 'echo ready' } });
-  });
-  afterAll(async () => {
-    await agent?.close();
-    await server?.stop();
+  it.beforeAll(async ({ agentFor }) => {
+    agent = await agentFor(SEAT);
+    await agent.call('terminal__run', { command: 'echo ready' });
   });
 
-  it('the shell it held back runs to its end once its socket closes', async () => {
-    const holder = await Viewer.open(server.info);
+  it('the shell it held back runs to its end once its socket closes', async ({ forge }) => {
+    const holder = await Viewer.open(forge.info);
     holder.send({ t: 'term_attach', seat: SEAT, cols: 100, rows: 30 });
     await holder.until(() => holder.frames.some((f) => f.flags & 1), 15_000, 'the repaint');
     const term = holder.frames[0]!.id;
@@ -40,10 +36,10 @@ describe('a lagging holder that leaves', () => {
     expect(holder.frames.reduce((n, f) => n + f.bytes.byteLength, 0) - start).toBeLessThan(2 * 1024 * 1024);
 
     holder.close();
-    const waited = await agent.callTool({ name: 'terminal__wait', arguments: { until: 'done', timeout_ms: 45_000 } }, undefined, { timeout: 60_000 });
-    expect(waited.isError, JSON.stringify(waited.content)).toBeFalsy();
-    expect((waited.structuredContent as { done: boolean }).done).toBe(true);
-    const read = await agent.callTool({ name: 'terminal__read', arguments: {} });
-    expect((read.structuredContent as { text: string }).text).toContain(String(LAST));
+    const waited = await agent.call('terminal__wait', { until: 'done', timeout_ms: 45_000 });
+    expect(waited.isError, waited.text).toBeFalsy();
+    expect((waited.structured as { done: boolean }).done).toBe(true);
+    const read = await agent.call('terminal__read', {});
+    expect((read.structured as { text: string }).text).toContain(String(LAST));
   });
 });

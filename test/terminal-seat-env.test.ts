@@ -3,20 +3,21 @@
  * agent's tools first, a virtualenv) and the seat's shell starts with it; forge's own variables
  * stay forge's.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { startForge, type RunningServer } from './helpers/server.js';
+import { forgeTest } from './fixtures.js';
 
-let forge: RunningServer;
 let tools: string;
 let client: Client;
 
-beforeAll(async () => {
-  forge = await startForge({ toml: '[terminal]\nshell = "/bin/bash"\n' });
+const it = forgeTest({ toml: '[terminal]\nshell = "/bin/bash"\n' });
+
+// The agent is `forge mcp` over stdio, run with the environment an agent would give it.
+it.beforeAll(async ({ forge }) => {
   tools = mkdtempSync(join(tmpdir(), 'forge-agent-bin-'));
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v;
@@ -30,9 +31,8 @@ beforeAll(async () => {
   }));
 });
 
-afterAll(async () => {
+it.afterAll(async () => {
   await client?.close();
-  await forge?.stop();
   rmSync(tools, { recursive: true, force: true });
 });
 

@@ -3,10 +3,10 @@
  * frame of the flood in order and draws the server's screen, while the slow watcher is dropped
  * near its bound and, once it has caught up, is repainted to that same screen.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { describe, expect } from 'vitest';
 import xtermHeadless from '@xterm/headless';
-import { startForge, mcpClient, type RunningServer } from './helpers/server.js';
+import type { Agent, RunningServer } from './helpers/server.js';
+import { forgeTest } from './fixtures.js';
 import { Viewer } from './helpers/term-viewer.js';
 
 const SEAT = 'default/proj/lead';
@@ -36,24 +36,22 @@ async function drawn(v: Viewer): Promise<string> {
   return lines.join('\n');
 }
 
+const it = forgeTest();
+
 describe('a slow watcher beside a fast one', () => {
-  let server: RunningServer;
-  let agent: Client;
+  let agent: Agent;
   let fast: Viewer;
   let slow: Viewer;
 
-  beforeAll(async () => {
-    server = await startForge();
-    agent = await mcpClient(server.info);
-    await agent.callTool({ name: 'terminal__run', arguments: { command: 'echo ready' } });
-    fast = await attach(server, true);
-    slow = await attach(server, false);
+  it.beforeAll(async ({ forge, agentFor }) => {
+    agent = await agentFor(SEAT);
+    await agent.call('terminal__run', { command: 'echo ready' });
+    fast = await attach(forge, true);
+    slow = await attach(forge, false);
   });
-  afterAll(async () => {
+  it.afterAll(() => {
     fast?.close();
     slow?.close();
-    await agent?.close();
-    await server?.stop();
   });
 
   it('the holder gets the whole flood in order while the slow watcher is dropped, and the slow one is repainted to the same screen once it catches up', async () => {
@@ -70,7 +68,7 @@ describe('a slow watcher beside a fast one', () => {
     fast.send({ t: 'term_control', term, take: false });
     await fast.until(() => fast.message('term_state')?.role === 'watcher', 5000, 'the keyboard back with the agent');
     await new Promise((r) => setTimeout(r, 300));
-    const screen = (await agent.callTool({ name: 'terminal__read', arguments: {} })).structuredContent as { text: string };
+    const screen = (await agent.call('terminal__read', {})).structured as { text: string };
 
     // Every frame, no gap and no repaint: the slow watcher never held the holder back.
     const flood = fast.frames.slice(fastFrom);

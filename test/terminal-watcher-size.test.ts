@@ -3,16 +3,15 @@
  * changes size is answered with a repaint at the terminal's own grid, so its screen never draws the
  * shell's output at a width the shell is not writing for.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { startForge, mcpClient, type RunningServer } from './helpers/server.js';
+import { describe, expect } from 'vitest';
+import type { RunningServer } from './helpers/server.js';
+import { forgeTest } from './fixtures.js';
 import { Viewer } from './helpers/term-viewer.js';
 import { TERM_STATE } from '../src/shared/terminal.js';
 
 const SEAT = 'default/proj/lead';
 
 let server: RunningServer;
-let agent: Client;
 const viewers: Viewer[] = [];
 
 async function attach(cols: number, rows: number): Promise<{ v: Viewer; term: number }> {
@@ -24,15 +23,14 @@ async function attach(cols: number, rows: number): Promise<{ v: Viewer; term: nu
   return { v, term: view.term as number };
 }
 
-beforeAll(async () => {
-  server = await startForge();
-  agent = await mcpClient(server.info, SEAT);
-  await agent.callTool({ name: 'terminal__run', arguments: { command: 'echo ready' } });
+const it = forgeTest();
+
+it.beforeAll(async ({ forge, agentFor }) => {
+  server = forge;
+  await (await agentFor(SEAT)).call('terminal__run', { command: 'echo ready' });
 });
-afterAll(async () => {
+it.afterAll(() => {
   for (const v of viewers) v.close();
-  await agent?.close();
-  await server?.stop();
 });
 
 describe('a watcher\'s size while someone holds the keyboard', () => {

@@ -1,21 +1,21 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import type WebSocket from 'ws';
-import { startForge, type RunningServer } from './helpers/server.js';
+import { forgeTest } from './fixtures.js';
 import { openViewer, type TestViewer } from './helpers/viewer.js';
 import { encodeControl } from '../src/shared/protocol.js';
 import { SOCKET_INBOUND_MAX_BYTES } from '../src/shared/limits.js';
 
-let forge: RunningServer;
+/** One socket for every case: each bad message must leave it usable for the next. */
 let v: TestViewer;
 
-beforeAll(async () => {
-  forge = await startForge();
+const it = forgeTest();
+
+it.beforeAll(async ({ forge }) => {
   v = await openViewer(forge.info.port, forge.info.viewer_token);
 });
 
-afterAll(async () => {
+it.afterAll(async () => {
   await v?.close();
-  await forge?.stop();
 });
 
 const cases: Array<{ name: string; send: (ws: WebSocket) => void; error: string | RegExp }> = [
@@ -42,7 +42,7 @@ describe('bad input on the viewer socket gets an answer in words and loses nothi
     });
   }
 
-  it('a message over 16 MiB closes the socket with 1009, and the server serves the next viewer', async () => {
+  it('a message over 16 MiB closes the socket with 1009, and the server serves the next viewer', async ({ forge }) => {
     const big = await openViewer(forge.info.port, forge.info.viewer_token);
     const closed = new Promise<number>((r) => big.ws.on('close', (code) => r(code)));
     big.ws.send(new Uint8Array(SOCKET_INBOUND_MAX_BYTES + 1));

@@ -3,38 +3,26 @@
  * the people watching it follow: frames of the new window reach them, and the arrows read its
  * history.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { crashRenderer } from './helpers/crash.js';
-import { startForge, connectAgent, type RunningServer, type Agent } from './helpers/server.js';
-import { servePages, type PageServer } from './helpers/pages.js';
-import { openViewer, type TestViewer } from './helpers/viewer.js';
+import type { Agent } from './helpers/server.js';
+import { forgeTest } from './fixtures.js';
 
-let forge: RunningServer;
-let pages: PageServer;
 let agent: Agent;
-let viewer: TestViewer;
 
 /** A page that paints all the time, so a live capture never goes quiet. */
 const MOVING = `<title>Moving</title><style>body{margin:0} #box{position:absolute;top:100px;width:80px;height:80px;background:#36c}</style>
 <div id="box"></div><script>let x = 0; setInterval(() => { x = (x + 9) % 600; document.getElementById('box').style.left = x + 'px'; }, 16);</script>`;
 
-beforeAll(async () => {
-  forge = await startForge();
-  pages = await servePages({ '/': MOVING, '/second': '<title>Second</title><p>second</p>' });
-  agent = await connectAgent(forge, 'default/rebuild/lead');
-  await agent.call('browser_navigate', { url: pages.url });
-  viewer = await openViewer(forge.info.port, forge.info.viewer_token);
-});
+const it = forgeTest({}, { '/': MOVING, '/second': '<title>Second</title><p>second</p>' });
 
-afterAll(async () => {
-  await viewer?.close();
-  await agent?.close();
-  await forge?.stop();
-  await pages?.close();
+it.beforeAll(async ({ pages, agentFor }) => {
+  agent = await agentFor('default/rebuild/lead');
+  await agent.call('browser_navigate', { url: pages.url });
 });
 
 describe('a crashed page rebuilt under its viewers', () => {
-  it('frames of the rebuilt window reach the viewer, and the arrows follow its history', async () => {
+  it('frames of the rebuilt window reach the viewer, and the arrows follow its history', async ({ forge, pages, viewer }) => {
     viewer.send({ t: 'attach', tab: 1, w: 800, h: 600 });
     await viewer.next('view');
     await viewer.waitFrames(5);

@@ -4,15 +4,12 @@
  * as it was handed from the relay to the main thread, and the relay thread's end aborted the
  * whole process (every viewer and agent with it).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startForge, type RunningServer } from './helpers/server.js';
+import { describe, expect } from 'vitest';
+import { forgeTest } from './fixtures.js';
 import { openViewer } from './helpers/viewer.js';
 import { CONTROL_NESTING_MAX } from '../src/shared/limits.js';
 
-let forge: RunningServer;
-
-beforeAll(async () => { forge = await startForge(); });
-afterAll(async () => { await forge?.stop(); });
+const it = forgeTest();
 
 /** `{t: 'tabs', deep: [[[…0…]]]}` with `depth` arrays, written byte by byte as msgpack. */
 function nested(depth: number): Uint8Array {
@@ -22,8 +19,7 @@ function nested(depth: number): Uint8Array {
 
 describe('a deeply nested viewer message', () => {
   for (const depth of [CONTROL_NESTING_MAX + 1, 2_000, 3_000, 4_000]) {
-    it(`${depth} levels deep is refused in words, and the server keeps serving its viewers`, async () => {
-      const watcher = await openViewer(forge.info.port, forge.info.viewer_token);
+    it(`${depth} levels deep is refused in words, and the server keeps serving its viewers`, async ({ forge, viewer: watcher }) => {
       const v = await openViewer(forge.info.port, forge.info.viewer_token);
       v.ws.send(nested(depth));
       const err = await v.next('error');
@@ -35,16 +31,13 @@ describe('a deeply nested viewer message', () => {
       expect((await watcher.next('pong', (m) => m.id === 8)).id).toBe(8);
       expect(forge.proc.exitCode).toBeNull();
       await v.close();
-      await watcher.close();
     });
   }
 
-  it(`a message ${CONTROL_NESTING_MAX} levels deep is still read`, async () => {
-    const v = await openViewer(forge.info.port, forge.info.viewer_token);
+  it(`a message ${CONTROL_NESTING_MAX} levels deep is still read`, async ({ viewer: v }) => {
     v.ws.send(nested(CONTROL_NESTING_MAX - 1));
     // `tabs` with a stray field is answered with the tab list, not refused.
     const tabs = await v.next('tabs');
     expect(tabs.t).toBe('tabs');
-    await v.close();
   });
 });

@@ -3,15 +3,12 @@
  * each one's buffers (the socket's, a copy to the main thread) are given back to the system, so
  * a run of them does not keep a message's size resident in every thread that touched it.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startForge, type RunningServer } from './helpers/server.js';
-import { openViewer } from './helpers/viewer.js';
+import { describe, expect } from 'vitest';
+import type { RunningServer } from './helpers/server.js';
+import { forgeTest } from './fixtures.js';
 import { CONTROL_MESSAGE_MAX_BYTES, SOCKET_INBOUND_MAX_BYTES } from '../src/shared/limits.js';
 
-let forge: RunningServer;
-
-beforeAll(async () => { forge = await startForge(); });
-afterAll(async () => { await forge?.stop(); });
+const it = forgeTest();
 
 /** Huge messages sent: enough for each thread on the way in to have handled several. */
 const HUGE_MESSAGES = 12;
@@ -26,7 +23,7 @@ const ARENA_GROWTH_MAX_BYTES = 8 * 1024 * 1024;
 const GAUGES_SETTLE_MS = 2_500;
 
 /** A gauge of the server's own process, from its /metrics. */
-async function gauge(name: string): Promise<number> {
+async function gauge(forge: RunningServer, name: string): Promise<number> {
   const text = await (await fetch(`http://127.0.0.1:${forge.info.port}/metrics`, { headers: { authorization: `Bearer ${forge.info.token}` } })).text();
   const m = new RegExp(`^${name} (\\S+)$`, 'm').exec(text);
   if (!m) throw new Error(`/metrics has no ${name}`);
@@ -34,12 +31,11 @@ async function gauge(name: string): Promise<number> {
 }
 
 describe('a viewer that sends huge messages', () => {
-  it('is answered in words for each, and leaves the allocator\'s arenas where they were', async () => {
-    const v = await openViewer(forge.info.port, forge.info.viewer_token);
+  it('is answered in words for each, and leaves the allocator\'s arenas where they were', async ({ forge, viewer: v }) => {
     v.send({ t: 'ping', id: 0 });
     await v.next('pong');
     await new Promise((r) => setTimeout(r, GAUGES_SETTLE_MS));
-    const before = await gauge('forge_process_malloc_arena_bytes');
+    const before = await gauge(forge, 'forge_process_malloc_arena_bytes');
     let largestAnswer = 0;
     let smallestAttach = Infinity;
     for (let i = 0; i < HUGE_MESSAGES; i++) {
@@ -56,12 +52,11 @@ describe('a viewer that sends huge messages', () => {
     v.send({ t: 'ping', id: 99 });
     await v.next('pong', (m) => m.id === 99);
     await new Promise((r) => setTimeout(r, GAUGES_SETTLE_MS));
-    const after = await gauge('forge_process_malloc_arena_bytes');
+    const after = await gauge(forge, 'forge_process_malloc_arena_bytes');
     expect(after - before).toBeLessThan(ARENA_GROWTH_MAX_BYTES);
     // What crossed to the main thread is bounded by kind: the file-chooser answers did, no attach did.
-    const crossed = await gauge('forge_relay_message_bytes_max');
+    const crossed = await gauge(forge, 'forge_relay_message_bytes_max');
     expect(crossed).toBeGreaterThanOrEqual(largestAnswer);
     expect(crossed).toBeLessThan(smallestAttach);
-    await v.close();
   }, 180_000);
 });

@@ -4,9 +4,9 @@
  * distance, and a press sent after them still lands after them, at its own point. Against a real
  * page that spends 40 ms on every mouse move, over a real socket.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startForge, connectAgent, type RunningServer, type Agent } from './helpers/server.js';
-import { servePages, type PageServer } from './helpers/pages.js';
+import { describe, expect } from 'vitest';
+import type { Agent } from './helpers/server.js';
+import { forgeTest } from './fixtures.js';
 import { openViewer, type TestViewer } from './helpers/viewer.js';
 
 /** What the slow page spends on each mouse move, ms: slower than a 60 Hz hand. */
@@ -20,15 +20,14 @@ const page = `<title>Slow</title><style>body{margin:0;height:5000px}</style>
   addEventListener('mousedown', (e) => { window.downAt = [e.clientX, e.clientY]; window.movesBeforeDown = window.moves; window.lastBeforeDown = window.last; });
 </script>`;
 
-let forge: RunningServer;
-let pages: PageServer;
 let agent: Agent;
+/** The controller, attached and holding control for both tests. */
 let v: TestViewer;
 
-beforeAll(async () => {
-  forge = await startForge();
-  pages = await servePages({ '/': page });
-  agent = await connectAgent(forge, 'default/slow/lead');
+const it = forgeTest({}, { '/': page });
+
+it.beforeAll(async ({ forge, pages, agentFor }) => {
+  agent = await agentFor('default/slow/lead');
   await agent.call('browser_navigate', { url: pages.url });
   v = await openViewer(forge.info.port, forge.info.viewer_token);
   v.send({ t: 'attach', tab: 1, w: 800, h: 600 });
@@ -37,11 +36,8 @@ beforeAll(async () => {
   await v.next('view', (m) => m.controller !== null && m.controller === m.you);
 });
 
-afterAll(async () => {
+it.afterAll(async () => {
   await v?.close();
-  await agent?.close();
-  await forge?.stop();
-  await pages?.close();
 });
 
 /** A page expression's value, as JSON through the agent's browser_evaluate (its answer's first line after "### Result" is the value). */
