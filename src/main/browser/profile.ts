@@ -4,6 +4,7 @@
  * in forge's words; the next call after a death starts a fresh host on the same profile.
  */
 import type { Dialog, Download, FileChooser, Page } from 'playwright-core';
+import { MemoryRelief } from './memory-relief.js';
 import { BrowserHost, type HostExit } from './host/host.js';
 import { ForgeError, exitCause, isForgeError } from '../../shared/errors.js';
 import { HIDDEN_AGENT_TABS_DEFAULT, HIDDEN_PERSON_TABS_DEFAULT, NAVIGATION_TIMEOUT_MS, POPUPS_PER_PAGE_MAX } from '../../shared/limits.js';
@@ -117,6 +118,11 @@ export class ProfileBrowser {
   private rebuilding = new WeakSet<Page>();
   /** Unloaded tabs being rebuilt, shared by the agent's call and a viewer's attach meanwhile. */
   private reviving = new Map<Tab, Promise<string>>();
+  /** Asks the host's renderers to give memory back after unloads (see memory-relief.ts). */
+  readonly relief = new MemoryRelief(async () => {
+    await this.driver?.cdp.send('Memory.simulatePressureNotification' as never, { level: 'moderate' } as never)
+      .catch((e: Error) => log.warn({ profile: this.key, err: e.message }, 'the host did not take the memory-pressure signal'));
+  });
   /** Seats that had a tab on the current host: its death is news to each of them. */
   private hostSeats = new Set<string>();
   /** Each tab's page calls, one at a time. */
@@ -266,6 +272,7 @@ export class ProfileBrowser {
     this.host = undefined;
     const driver = this.driver;
     this.driver = undefined;
+    this.relief.stop();
     this.tabs.clear();
     // Browser.close is Chromium's own orderly exit: the profile's cookies reach the disk.
     if (driver) {
@@ -549,6 +556,7 @@ export class ProfileBrowser {
     page.removeAllListeners();
     await page.close({ runBeforeUnload: false }).catch(() => undefined);
     log.info({ profile: this.key, tab: tab.number, pageId: tab.pageId, owner: tab.owner, lastUser: tab.lastUser, url }, 'tab unloaded to keep the memory budget');
+    this.relief.soon();
     this.events.changed(this);
   }
 
