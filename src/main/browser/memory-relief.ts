@@ -22,8 +22,6 @@ export class MemoryRelief {
   private timer?: NodeJS.Timeout;
   /** When the first unload still waiting for its signal happened (ms since epoch; 0: none waits). */
   private waitingSince = 0;
-  /** Signals sent, for /metrics. */
-  sent = 0;
 
   /** `signal` sends the signal to the host now (its failure is the host's going, and is let go). */
   constructor(private readonly signal: () => Promise<unknown>) {}
@@ -47,7 +45,6 @@ export class MemoryRelief {
   private send(): void {
     this.timer = undefined;
     this.waitingSince = 0;
-    this.sent++;
     void this.signal().catch(() => undefined);
   }
 }
