@@ -64,7 +64,7 @@ class NodeRelay {
 
   static async start(cluster: ClusterConfig): Promise<NodeRelay> {
     const w = new Worker(join(root, 'dist/src/workers/relay/worker.js'), {
-      workerData: { host: '127.0.0.1', port: 0, agentKey: AGENT_KEY, viewerToken: TOKEN, tokens: [], linkSecret: 'bench-link-secret', org: 'bench', webDir: join(root, 'dist/web'), mcpPort: 1, cluster } satisfies RelayWorkerData,
+      workerData: { host: '127.0.0.1', port: 0, agentKey: AGENT_KEY, viewerToken: TOKEN, tokens: [], linkSecret: 'bench-link-secret', profilesRoot: join(root, 'dist/bench-no-profiles'), org: 'bench', webDir: join(root, 'dist/web'), mcpPort: 1, cluster } satisfies RelayWorkerData,
     });
     const r = new NodeRelay(w, cluster.node);
     r.port = await new Promise<number>((resolve, reject) => {

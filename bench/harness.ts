@@ -55,7 +55,7 @@ export class Relay {
 
   static async start(): Promise<Relay> {
     const w = new Worker(join(root, 'dist/src/workers/relay/worker.js'), {
-      workerData: { host: '127.0.0.1', port: 0, agentKey: 'fa_bench-agent-key', viewerToken: TOKEN, tokens: [], linkSecret: 'bench-link-secret', org: 'bench', webDir: join(root, 'dist/web'), mcpPort: 1 } satisfies RelayWorkerData,
+      workerData: { host: '127.0.0.1', port: 0, agentKey: 'fa_bench-agent-key', viewerToken: TOKEN, tokens: [], linkSecret: 'bench-link-secret', profilesRoot: join(root, 'dist/bench-no-profiles'), org: 'bench', webDir: join(root, 'dist/web'), mcpPort: 1 } satisfies RelayWorkerData,
     });
     const r = new Relay(w);
     r.port = await new Promise<number>((resolve) => {

@@ -14,7 +14,7 @@ import { McpEndpoint } from './mcp/http.js';
 import { ActivitySurface } from './activity/surface.js';
 import { recordingServer } from './activity/recording.js';
 import { ViewerHub } from './viewers.js';
-import { resolveStateDir, writeServerInfo, removeServerInfo } from './state.js';
+import { profilesRoot, resolveStateDir, writeServerInfo, removeServerInfo } from './state.js';
 import { ForgeError } from '../shared/errors.js';
 import { SHUTDOWN_TIMEOUT_MS } from '../shared/limits.js';
 import type { FromRelay, RelayWorkerData } from '../workers/relay/protocol.js';
@@ -89,7 +89,7 @@ export async function startServer(opts: ServeOptions): Promise<void> {
 
   const relayHeap = threadHeaps.claim('relay');
   const relay = new Worker(join(here, '..', 'workers', 'relay', 'worker.js'), {
-    workerData: { heap: relayHeap, host: config.server.host, port, agentKey: token, viewerToken, tokens: readTokens(stateDir), org: config.org.name, webDir: join(root, 'dist', 'web'), mcpPort, linkSecret,
+    workerData: { heap: relayHeap, host: config.server.host, port, agentKey: token, viewerToken, tokens: readTokens(stateDir), org: config.org.name, webDir: join(root, 'dist', 'web'), mcpPort, linkSecret, profilesRoot: profilesRoot(stateDir),
       ...(config.server.tls ? { tls: { certFile: config.server.tls.cert.path, keyFile: config.server.tls.key.path } } : {}),
       ...(config.server.publicUrl ? { publicUrl: config.server.publicUrl } : {}),
       ...(config.cluster ? { cluster: config.cluster } : {}) } satisfies RelayWorkerData,

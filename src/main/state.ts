@@ -51,9 +51,14 @@ export function removeServerInfo(stateDir: string, pid: number): void {
   if (info?.pid === pid) rmSync(join(stateDir, 'server.json'), { force: true });
 }
 
+/** The folder holding every profile's directory (and beside each, its kept downloads). */
+export function profilesRoot(stateDir: string): string {
+  return join(stateDir, 'profiles');
+}
+
 export function profileDir(stateDir: string, profileKey: string): string {
   const [org, name] = profileKey.split('/');
-  return join(stateDir, 'profiles', org, name);
+  return join(profilesRoot(stateDir), org, name);
 }
 
 /** The server's own temp dir inside its state dir. */

@@ -30,10 +30,14 @@ f.addEventListener('cancel', () => { document.title = 'cancelled'; });
 document.getElementById('one').addEventListener('change', (e) => show(e.target));
 </script>`;
 
+/** A download larger than one piece between nodes (512 KiB) and not a multiple of it: three pieces, the last short. */
+export const MULTI_PIECE_BYTES = 1_300_000;
+
 export const DOWNLOAD_PAGE = `<title>Downloads</title><style>body{margin:0;font:24px sans-serif} a{display:block;margin:12px}</style>
 <a id="small" href="/dl/report.csv?bytes=12345">report.csv</a>
 <a id="big" href="/dl/huge.bin?bytes=${33 * 1024 * 1024}">huge.bin</a>
-${[1, 2, 3, 4, 5, 6].map((i) => `<a id="file${i}" href="/dl/file${i}.txt?bytes=${100 + i}">file${i}.txt</a>`).join('')}`;
+${[1, 2, 3, 4, 5, 6].map((i) => `<a id="file${i}" href="/dl/file${i}.txt?bytes=${100 + i}">file${i}.txt</a>`).join('')}
+<a id="pieces" href="/dl/archive.bin?bytes=${MULTI_PIECE_BYTES}">archive.bin</a>`;
 
 export async function serveFilePages(): Promise<FilePages> {
   const server: Server = createServer((req, res) => {

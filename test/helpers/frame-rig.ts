@@ -49,7 +49,7 @@ export class FrameRig {
     await host.start();
     const pipeline = await FramePipeline.start(host, opts);
     const relay = new Worker(join(process.cwd(), 'dist/src/workers/relay/worker.js'), {
-      workerData: { host: '127.0.0.1', port: 0, agentKey: 'fa_rig-agent-key', viewerToken: RIG_TOKEN, tokens: [], linkSecret: 'rig-link-secret', org: 'test', webDir: join(process.cwd(), 'dist/web'), mcpPort: 1 } satisfies RelayWorkerData,
+      workerData: { host: '127.0.0.1', port: 0, agentKey: 'fa_rig-agent-key', viewerToken: RIG_TOKEN, tokens: [], linkSecret: 'rig-link-secret', profilesRoot: join(process.cwd(), 'dist/rig-no-profiles'), org: 'test', webDir: join(process.cwd(), 'dist/web'), mcpPort: 1 } satisfies RelayWorkerData,
     });
     // Listened to at once: a worker's message with no listener yet is lost, and 'listening' may come before the CDP connection is up.
     const opened: number[] = [];

@@ -7,7 +7,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { mkdir, rm, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, relative, sep } from 'node:path';
 import type { Download } from 'playwright-core';
 import { DOWNLOAD_BACKLOG_MAX, DOWNLOAD_LINK_MINUTES, DOWNLOAD_LOSS_GATHER_MS, DOWNLOAD_MAX_BYTES, FILE_NAME_MAX_CHARS } from '../../shared/limits.js';
 import { sizeInWords } from '../../shared/sizes.js';
@@ -23,6 +23,10 @@ export interface DownloadDoors {
   /** Every viewer of the profile: subscribed to its tab list or watching one of its tabs. */
   viewersOf(p: ProfileBrowser): number[];
   linkSecret: string;
+  /** The profiles folder: a link names its download relative to it (see workers/relay/download-path.ts). */
+  profilesRoot: string;
+  /** This node's name on a cluster: a link names the node that kept its download. */
+  node?: string;
 }
 
 interface Kept { id: string; profile: ProfileBrowser; tab: Tab; name: string; size: number; path: string; offeredTo?: number; fetched?: boolean }
@@ -100,7 +104,8 @@ export class Downloads {
     const c = this.doors.controllerOf(via);
     if (c === null || c === k.offeredTo) return;
     k.offeredTo = c;
-    const url = `/download?k=${signDownload(this.doors.linkSecret, { path: k.path, name: k.name }, DOWNLOAD_LINK_MINUTES)}`;
+    const file = relative(this.doors.profilesRoot, k.path).split(sep).join('/');
+    const url = `/download?k=${signDownload(this.doors.linkSecret, { file, name: k.name, ...(this.doors.node ? { node: this.doors.node } : {}) }, DOWNLOAD_LINK_MINUTES)}`;
     this.hub.send(c, { t: 'download', download: k.id, tab: k.tab.number, pageId: k.tab.pageId, name: k.name, size: k.size, url });
   }
 

@@ -5,7 +5,7 @@ import type { SessionContext } from '../mcp/context.js';
 import type { ViewerHub } from '../viewers.js';
 import type { Surface } from '../surface.js';
 import type { ServerContext } from '../surface.js';
-import { profileDir } from '../state.js';
+import { profileDir, profilesRoot } from '../state.js';
 import { ProfileBrowser, type ProfileEvents } from './profile.js';
 import type { Tab } from './tabs.js';
 import type { ViewRecording } from '../../shared/protocol.js';
@@ -135,7 +135,7 @@ export class BrowserSurface implements Surface {
     const viewing = this.viewing;
     this.choosers = new FileChoosers(hub, { controllerOf: (tab) => viewing.controllerOf(tab) });
     this.choosers.attach();
-    this.downloads = new Downloads(hub, { controllerOf: (tab) => viewing.controllerOf(tab), viewersOf: (p) => viewing.viewersOfProfile(p), linkSecret: this.ctx.linkSecret });
+    this.downloads = new Downloads(hub, { controllerOf: (tab) => viewing.controllerOf(tab), viewersOf: (p) => viewing.viewersOfProfile(p), linkSecret: this.ctx.linkSecret, profilesRoot: profilesRoot(this.ctx.stateDir), ...(this.ctx.cluster ? { node: this.ctx.cluster.cfg.node } : {}) });
     viewing.viewPushed.push((p, tab) => { this.choosers?.viewChanged(tab); this.downloads?.viewChanged(p, tab); });
     this.thumbs = new Thumbnails(hub, () => this.allProfiles());
     this.thumbs.attach();

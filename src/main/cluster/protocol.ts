@@ -10,6 +10,7 @@
  *   forge.termack.<owner>.<subscriber>         those viewers' acks, back to the owner
  *   forge.mcp.<owner>.<from>                   an agent's HTTP request, forwarded to the node serving its session
  *   forge.mcpres.<from>.<owner>                its answer, streamed back (see mcp-forward.ts)
+ *   forge.dl.<owner>.<from>                    a piece of a download the owner kept, asked with its link (see download-bridge.ts)
  *   forge.presence.<node>                      the node is alive (empty, four times a second)
  *
  * A frame crosses NATS once per subscribing node, whatever its number of viewers there. Every
@@ -38,6 +39,7 @@ export const subjects = {
   termAck: (owner: string, subscriber: string): string => `forge.termack.${owner}.${subscriber}`,
   mcp: (owner: string, from: string): string => `forge.mcp.${owner}.${from}`,
   mcpAnswer: (from: string, owner: string): string => `forge.mcpres.${from}.${owner}`,
+  download: (owner: string, from: string): string => `forge.dl.${owner}.${from}`,
 };
 
 /** The sending node a subject names: its last token. */
@@ -71,14 +73,14 @@ export function natsPermissions(node: string): { publish: { allow: string[] }; s
       allow: [
         `forge.node.*.viewers.${node}`, `forge.node.*.pushes.${node}`, `forge.frames.${node}.>`, `forge.keyframe.*.${node}`,
         `forge.presence.${node}`, `forge.term.*.${node}`, `forge.termack.*.${node}`, `forge.mcp.*.${node}`, `forge.mcpres.*.${node}`,
-        '$JS.API.INFO', ...bucketApi(LEASE_BUCKET), ...bucketApi(CLUSTER_BUCKET), '$JS.FC.>',
+        `forge.dl.*.${node}`, '$JS.API.INFO', ...bucketApi(LEASE_BUCKET), ...bucketApi(CLUSTER_BUCKET), '$JS.FC.>',
         `$KV.${LEASE_BUCKET}.lease.>`, `$KV.${LEASE_BUCKET}.held.${node}.>`, `$KV.${CLUSTER_BUCKET}.>`, '_INBOX.>',
       ],
     },
     subscribe: {
       allow: [
         `forge.node.${node}.>`, `forge.frames.*.*.${node}`, `forge.keyframe.${node}.*`, 'forge.presence.*',
-        `forge.term.${node}.*`, `forge.termack.${node}.*`, `forge.mcp.${node}.*`, `forge.mcpres.${node}.*`, '_INBOX.>',
+        `forge.term.${node}.*`, `forge.termack.${node}.*`, `forge.mcp.${node}.*`, `forge.mcpres.${node}.*`, `forge.dl.${node}.*`, '_INBOX.>',
       ],
     },
   };
@@ -115,10 +117,18 @@ export type McpAnswer =
   /** The serving node dropped the request unanswered: it took the asking node for gone. */
   | { op: 'dropped'; id: number };
 
+/** A piece of a download another node kept: the link the person's client holds, and the first byte wanted. */
+export interface DownloadAsk { k: string; at: number }
+
+/** The keeping node's answer: the piece and the file's whole size, or a refusal in the person's words. */
+export type DownloadAnswer =
+  | { ok: true; size: number; data: Uint8Array }
+  | { ok: false; status: string; words: string };
+
 const packr = new Packr({ useRecords: false });
 const unpackr = new Unpackr({ useRecords: false });
 
-export function packOp(m: ViewerOp | PushOp | KeyframeAsk | TermAck | McpAsk | McpAnswer): Uint8Array { return packr.pack(m); }
+export function packOp(m: ViewerOp | PushOp | KeyframeAsk | TermAck | McpAsk | McpAnswer | DownloadAsk | DownloadAnswer): Uint8Array { return packr.pack(m); }
 
 /** A peer's message, or undefined when it is not msgpack (logged by the caller, never thrown past the subscription). */
 export function unpackOp<T>(data: Uint8Array): T | undefined {

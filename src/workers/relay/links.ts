@@ -43,14 +43,25 @@ function verifySigned(secret: string, token: string, kind: string, claim: RegExp
 
 /**
  * Signed, expiring download links: `d.<file, base64url JSON>.<expiry, unix s>.<HMAC-SHA256>`. The
- * link names the saved file itself, so the relay serves it without asking the main thread; the
- * signature is what makes the path trustworthy.
+ * link names one kept download by its place under the server's profiles folder
+ * (`<org>/<profile>-downloads/dl-<id>-<name>`, never a path of its own) and, on a cluster, the node
+ * that kept it; the relay serves only such a file (see download-path.ts), so even a link signed
+ * with the secret reads nothing else.
  */
-export interface DownloadClaims { path: string; name: string; exp: number }
+export interface DownloadClaims {
+  /** The kept file, relative to the profiles folder of the node that kept it. */
+  file: string;
+  /** The name the person's browser saves it under. */
+  name: string;
+  /** The cluster node that kept it; absent on a lone server. */
+  node?: string;
+  exp: number;
+}
 
-export function signDownload(secret: string, file: { path: string; name: string }, minutes: number, now = Date.now()): string {
+export function signDownload(secret: string, file: { file: string; name: string; node?: string }, minutes: number, now = Date.now()): string {
   const exp = Math.floor(now / 1000) + Math.round(minutes * 60);
-  const body = `d.${Buffer.from(JSON.stringify({ p: file.path, n: file.name })).toString('base64url')}.${exp}`;
+  const claim = { f: file.file, n: file.name, ...(file.node ? { o: file.node } : {}) };
+  const body = `d.${Buffer.from(JSON.stringify(claim)).toString('base64url')}.${exp}`;
   return `${body}.${mac(secret, body)}`;
 }
 
@@ -59,9 +70,9 @@ export function verifyDownload(secret: string, token: string, now = Date.now()):
   const v = verifySigned(secret, token, 'd', /^[A-Za-z0-9_-]{1,4096}$/, now);
   if (!v) return undefined;
   try {
-    const f = JSON.parse(Buffer.from(v.claim, 'base64url').toString('utf8')) as { p?: unknown; n?: unknown };
-    if (typeof f.p !== 'string' || typeof f.n !== 'string') return undefined;
-    return { path: f.p, name: f.n, exp: v.exp };
+    const f = JSON.parse(Buffer.from(v.claim, 'base64url').toString('utf8')) as { f?: unknown; n?: unknown; o?: unknown };
+    if (typeof f.f !== 'string' || typeof f.n !== 'string' || (f.o !== undefined && typeof f.o !== 'string')) return undefined;
+    return { file: f.f, name: f.n, ...(typeof f.o === 'string' ? { node: f.o } : {}), exp: v.exp };
   } catch {
     return undefined;
   }

@@ -28,8 +28,10 @@ export interface RelayWorkerData {
   webDir: string;
   /** Loopback port of the main thread's MCP endpoint; /mcp is proxied there. */
   mcpPort: number;
-  /** Secret that signs hand-off links (see links.ts). */
+  /** Secret that signs hand-off and download links (see links.ts). */
   linkSecret: string;
+  /** The state dir's profiles folder: the only place a download link reads from (see download-path.ts). */
+  profilesRoot: string;
   /** The certificate and key (PEM files) when the relay serves HTTPS and WSS. */
   tls?: { certFile: string; keyFile: string };
   /** `[server] public_url`: its host and origin are served beside the loopback names. */

@@ -14,7 +14,7 @@ import { proxyToMcp } from './proxy.js';
 import { TokenBook } from './tokens.js';
 import { AUTH_DEADLINE_MS, CLOSE_POLICY, CLOSE_TOO_BIG, CLOSE_UNAUTHORIZED, GRANT_SWEEP_MS, RateBound, SENTENCES, UNAUTH_MESSAGE_MAX_BYTES } from './door.js';
 import type { ViewerGrant } from '../../shared/grants.js';
-import { serveDownload } from './downloads.js';
+import { serveDownload, type DownloadDoor } from './downloads.js';
 import type { FromRelay, RelayWorkerData, ToRelay } from './protocol.js';
 import { decodeControl, encodeControl } from '../../shared/protocol.js';
 import { SOCKET_INBOUND_MAX_BYTES, controlMessageMaxBytes, controlMessageTooBig } from '../../shared/limits.js';
@@ -76,15 +76,25 @@ const termFanout = new TermFanout(
   },
   (term, viewer) => post({ t: 'term_live', term, viewer }),
 );
+/** GET /download: one kept download a signed link names (see downloads.ts), on a cluster read through the node that kept it. */
+const downloadDoor: DownloadDoor = {
+  secret: data.linkSecret,
+  profilesRoot: data.profilesRoot,
+  ...(data.cluster ? { node: data.cluster.node } : {}),
+  fetched: (path) => post({ t: 'download_fetched', path }),
+};
 /** With [cluster]: the frames to and from other nodes (loaded only then, so a lone forge never loads NATS). */
 const bridge: Promise<FrameBridge> | undefined = data.cluster ? startBridge(data.cluster) : undefined;
 
 async function startBridge(cfg: NonNullable<RelayWorkerData['cluster']>): Promise<FrameBridge> {
-  const [{ connectNats }, { FrameBridge }, { TermBridge }] = await Promise.all([
+  const [{ connectNats }, { FrameBridge }, { TermBridge }, { DownloadBridge }] = await Promise.all([
     import('../../main/cluster/connection.js'), import('../../main/cluster/frame-bridge.js'), import('../../main/cluster/term-bridge.js'),
+    import('../../main/cluster/download-bridge.js'),
   ]);
   const nc = await connectNats(cfg, 'relay');
   termsUp = new TermBridge(nc, cfg.node, (viewer, bytes) => sendTo([viewer], bytes, true), (term, viewer, bytes) => { termFanout.ack(term, viewer, bytes); });
+  const downloads = new DownloadBridge(nc, cfg.node, downloadDoor);
+  downloadDoor.remote = (owner, token, name) => downloads.fetch(owner, token, name);
   return new FrameBridge(nc, cfg.node, fanout, (source) => frameSources.get(source));
 }
 let bridgeUp: FrameBridge | undefined;
@@ -284,7 +294,7 @@ const cdp = serveCdp({ app, book, names: () => names, post });
 
 app.any('/mcp', (res, req) => { if (!misdirected(res, req, names, true)) proxyToMcp(res, req, data.mcpPort); });
 
-app.get('/download', (res, req) => { if (!misdirected(res, req, names, false)) serveDownload(res, req, data.linkSecret, (path) => post({ t: 'download_fetched', path })); });
+app.get('/download', (res, req) => { if (!misdirected(res, req, names, false)) serveDownload(res, req, downloadDoor); });
 
 app.get('/metrics', (res, req) => {
   if (misdirected(res, req, names, false)) return;
