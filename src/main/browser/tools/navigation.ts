@@ -48,7 +48,10 @@ export const NAVIGATION_TOOLS: ToolDef[] = [
       const history = (await p.driver?.session(tab.page)?.send('Page.getNavigationHistory').catch(() => undefined)) as { currentIndex: number } | undefined;
       if (history && history.currentIndex <= 0) return `### Result\n- There is no earlier page in tab ${tab.number}'s history; the tab stays where it is\n${await pageState(tab, true, p)}`;
       const response = await tab.page.goBack({ waitUntil: 'commit', timeout: NAVIGATION_TIMEOUT_MS });
-      await tab.page.waitForLoadState('domcontentloaded', { timeout: BACK_DOM_READY_WAIT_MS }).catch(() => undefined);
+      // A page the back/forward cache restores is ready as it commits, and fires no DOMContentLoaded
+      // again for the driver to see: asked first, so only a page still loading is waited for.
+      const ready = await tab.page.evaluate('document.readyState').catch(() => 'loading');
+      if (ready === 'loading') await tab.page.waitForLoadState('domcontentloaded', { timeout: BACK_DOM_READY_WAIT_MS }).catch(() => undefined);
       const notes = await loadNotes(tab, response);
       return [...(notes.length ? ['### Result', ...notes] : []), await pageState(tab, true, p)].join('\n');
     }),
