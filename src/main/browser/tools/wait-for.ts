@@ -16,7 +16,7 @@ export const WAIT_FOR_TOOLS: ToolDef[] = [
     name: 'browser_wait_for',
     description: `Wait on your current tab for text to appear, for text to disappear, or for a time to pass (at most ${WAIT_FOR_MAX_S} s).`,
     schema: z.object({
-      time: z.number().min(0).optional().describe(`Seconds to wait, at most ${WAIT_FOR_MAX_S}`),
+      time: z.number().min(0).optional().describe(`Seconds to wait, at most ${WAIT_FOR_MAX_S}; with text or textGone, the longest to wait for it (else ${WAIT_FOR_MAX_S})`),
       text: z.string().optional().describe('Text to wait for'),
       textGone: z.string().optional().describe('Text to wait to disappear'),
     }).strict(),
