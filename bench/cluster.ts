@@ -16,6 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { FromRelay, RelayWorkerData, ToRelay } from '../src/workers/relay/protocol.js';
+import { linkKeyPair, publishedKey } from '../src/workers/relay/link-keys.js';
 import type { FanoutCounters } from '../src/workers/relay/fanout.js';
 import type { ClusterConfig } from '../src/main/config.js';
 import { LoadGen, TOKEN, root, saveRun, sleep, type ViewerResult } from './harness.js';
@@ -64,7 +65,7 @@ class NodeRelay {
 
   static async start(cluster: ClusterConfig): Promise<NodeRelay> {
     const w = new Worker(join(root, 'dist/src/workers/relay/worker.js'), {
-      workerData: { host: '127.0.0.1', port: 0, agentKey: AGENT_KEY, viewerToken: TOKEN, tokens: [], linkSecret: 'bench-link-secret', profilesRoot: join(root, 'dist/bench-no-profiles'), org: 'bench', webDir: join(root, 'dist/web'), mcpPort: 1, cluster } satisfies RelayWorkerData,
+      workerData: { host: '127.0.0.1', port: 0, agentKey: AGENT_KEY, viewerToken: TOKEN, tokens: [], linkKey: publishedKey(linkKeyPair().publicKey), profilesRoot: join(root, 'dist/bench-no-profiles'), org: 'bench', webDir: join(root, 'dist/web'), mcpPort: 1, cluster } satisfies RelayWorkerData,
     });
     const r = new NodeRelay(w, cluster.node);
     r.port = await new Promise<number>((resolve, reject) => {

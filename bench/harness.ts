@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { createInterface } from 'node:readline';
 import type { FromRelay, RelayWorkerData, ToRelay } from '../src/workers/relay/protocol.js';
+import { linkKeyPair, publishedKey } from '../src/workers/relay/link-keys.js';
 import type { FanoutCounters } from '../src/workers/relay/fanout.js';
 
 export const root = join(fileURLToPath(new URL('.', import.meta.url)), '..', '..');
@@ -55,7 +56,7 @@ export class Relay {
 
   static async start(): Promise<Relay> {
     const w = new Worker(join(root, 'dist/src/workers/relay/worker.js'), {
-      workerData: { host: '127.0.0.1', port: 0, agentKey: 'fa_bench-agent-key', viewerToken: TOKEN, tokens: [], linkSecret: 'bench-link-secret', profilesRoot: join(root, 'dist/bench-no-profiles'), org: 'bench', webDir: join(root, 'dist/web'), mcpPort: 1 } satisfies RelayWorkerData,
+      workerData: { host: '127.0.0.1', port: 0, agentKey: 'fa_bench-agent-key', viewerToken: TOKEN, tokens: [], linkKey: publishedKey(linkKeyPair().publicKey), profilesRoot: join(root, 'dist/bench-no-profiles'), org: 'bench', webDir: join(root, 'dist/web'), mcpPort: 1 } satisfies RelayWorkerData,
     });
     const r = new Relay(w);
     r.port = await new Promise<number>((resolve) => {

@@ -23,6 +23,7 @@ import { BrowserSurface } from './browser/surface.js';
 import { TerminalSurface } from './terminal/surface.js';
 import { sweepDeadFramebuffers } from './browser/host/host.js';
 import { AGENT_KEY_PREFIX, PERSON_TOKEN_PREFIX, TokenBook } from '../workers/relay/tokens.js';
+import { LinkKeys, linkKeyPair } from '../workers/relay/link-keys.js';
 import { readTokens, tokensStamp } from './tokens.js';
 import { baseUrlFor, checkTlsFiles } from './reach.js';
 import { CdpDoor } from './browser/cdp-door.js';
@@ -64,11 +65,12 @@ export async function startServer(opts: ServeOptions): Promise<void> {
   // This run's two keys: the agents' (MCP, /metrics) and the printed viewer link's (a person's, control of the org).
   const token = AGENT_KEY_PREFIX + randomBytes(24).toString('base64url');
   const viewerToken = PERSON_TOKEN_PREFIX + randomBytes(24).toString('base64url');
+  // This run's link key pair: its links are signed here and checked with the public half, which a cluster's other nodes get too.
+  const { privateKey: linkKey, publicKey } = linkKeyPair();
+  const linkKeys = new LinkKeys(publicKey, config.cluster?.node);
   // Only a configured cluster loads the NATS client: a lone forge never needs it.
-  const cluster = config.cluster ? await (await import('./cluster/node.js')).ClusterNode.start(config) : undefined;
-  // A cluster's nodes share one link secret, so a hand-off link opens on any of them.
-  const linkSecret = cluster?.linkSecret ?? randomBytes(32).toString('base64url');
-  const book = new TokenBook({ agentKey: token, viewerToken, linkSecret, records: readTokens(stateDir) });
+  const cluster = config.cluster ? await (await import('./cluster/node.js')).ClusterNode.start(config, linkKeys) : undefined;
+  const book = new TokenBook({ agentKey: token, viewerToken, linkKeys, records: readTokens(stateDir) });
   const version = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }).version;
 
   const surfaces: Surface[] = [];
@@ -89,14 +91,14 @@ export async function startServer(opts: ServeOptions): Promise<void> {
 
   const relayHeap = threadHeaps.claim('relay');
   const relay = new Worker(join(here, '..', 'workers', 'relay', 'worker.js'), {
-    workerData: { heap: relayHeap, host: config.server.host, port, agentKey: token, viewerToken, tokens: readTokens(stateDir), org: config.org.name, webDir: join(root, 'dist', 'web'), mcpPort, linkSecret, profilesRoot: profilesRoot(stateDir),
+    workerData: { heap: relayHeap, host: config.server.host, port, agentKey: token, viewerToken, tokens: readTokens(stateDir), org: config.org.name, webDir: join(root, 'dist', 'web'), mcpPort, linkKey: linkKeys.ownPublished, profilesRoot: profilesRoot(stateDir),
       ...(config.server.tls ? { tls: { certFile: config.server.tls.cert.path, keyFile: config.server.tls.key.path } } : {}),
       ...(config.server.publicUrl ? { publicUrl: config.server.publicUrl } : {}),
       ...(config.cluster ? { cluster: config.cluster } : {}) } satisfies RelayWorkerData,
   });
   const hub = new ViewerHub(relay, config.client.theme);
   cluster?.attach(hub);
-  const ctx: ServerContext = { config, stateDir, token, hub, linkSecret, baseUrl: () => baseUrl, ...(cluster ? { cluster } : {}) };
+  const ctx: ServerContext = { config, stateDir, token, hub, linkKey, baseUrl: () => baseUrl, ...(cluster ? { cluster } : {}) };
   const browser = new BrowserSurface(ctx);
   surfaces.push(browser);
   const cdp = new CdpDoor({ browser, post: (m) => hub.post(m), profileFor });

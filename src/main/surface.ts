@@ -2,6 +2,7 @@
  * A surface is one kind of thing the server shares (the browser, the terminal, hand-offs).
  * Each registers its MCP tools and its viewer messages, and stops with the server.
  */
+import type { KeyObject } from 'node:crypto';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { ForgeConfig } from './config.js';
 import type { ClusterNode } from './cluster/node.js';
@@ -14,8 +15,8 @@ export interface ServerContext {
   stateDir: string;
   token: string;
   hub: ViewerHub;
-  /** Signs hand-off links. */
-  linkSecret: string;
+  /** This process's private key: signs its hand-off and download links (see workers/relay/link-keys.ts). */
+  linkKey: KeyObject;
   /** The server's public address (public_url, else scheme://host:port) once it listens. */
   baseUrl: () => string;
   /** Set with [cluster]: this process is one node of several. */

@@ -14,6 +14,7 @@ import { FramePipeline, type PipelineOptions } from '../../dist/src/main/browser
 import { CdpConnection } from '../../dist/src/workers/cdp/connection.js';
 import { PARK_LEFT } from '../../dist/src/workers/cdp/windows.js';
 import type { FromRelay, RelayWorkerData, ToRelay } from '../../dist/src/workers/relay/protocol.js';
+import { linkKeyPair, publishedKey } from '../../dist/src/workers/relay/link-keys.js';
 
 /** The test pages (each paints its timestamp into its bottom-left corner). */
 const PAGES = join(process.cwd(), 'bench', 'pages');
@@ -49,7 +50,7 @@ export class FrameRig {
     await host.start();
     const pipeline = await FramePipeline.start(host, opts);
     const relay = new Worker(join(process.cwd(), 'dist/src/workers/relay/worker.js'), {
-      workerData: { host: '127.0.0.1', port: 0, agentKey: 'fa_rig-agent-key', viewerToken: RIG_TOKEN, tokens: [], linkSecret: 'rig-link-secret', profilesRoot: join(process.cwd(), 'dist/rig-no-profiles'), org: 'test', webDir: join(process.cwd(), 'dist/web'), mcpPort: 1 } satisfies RelayWorkerData,
+      workerData: { host: '127.0.0.1', port: 0, agentKey: 'fa_rig-agent-key', viewerToken: RIG_TOKEN, tokens: [], linkKey: publishedKey(linkKeyPair().publicKey), profilesRoot: join(process.cwd(), 'dist/rig-no-profiles'), org: 'test', webDir: join(process.cwd(), 'dist/web'), mcpPort: 1 } satisfies RelayWorkerData,
     });
     // Listened to at once: a worker's message with no listener yet is lost, and 'listening' may come before the CDP connection is up.
     const opened: number[] = [];

@@ -5,7 +5,7 @@
  * drops the oldest (its file removed), and the loss is announced to the profile's viewers with
  * the count - naming the profile, not a tab.
  */
-import { randomBytes } from 'node:crypto';
+import { randomBytes, type KeyObject } from 'node:crypto';
 import { mkdir, rm, stat } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import type { Download } from 'playwright-core';
@@ -22,7 +22,8 @@ export interface DownloadDoors {
   controllerOf(tab: Tab): number | null;
   /** Every viewer of the profile: subscribed to its tab list or watching one of its tabs. */
   viewersOf(p: ProfileBrowser): number[];
-  linkSecret: string;
+  /** This process's private key, signing its download links. */
+  linkKey: KeyObject;
   /** The profiles folder: a link names its download relative to it (see workers/relay/download-path.ts). */
   profilesRoot: string;
   /** This node's name on a cluster: a link names the node that kept its download. */
@@ -105,7 +106,7 @@ export class Downloads {
     if (c === null || c === k.offeredTo) return;
     k.offeredTo = c;
     const file = relative(this.doors.profilesRoot, k.path).split(sep).join('/');
-    const url = `/download?k=${signDownload(this.doors.linkSecret, { file, name: k.name, ...(this.doors.node ? { node: this.doors.node } : {}) }, DOWNLOAD_LINK_MINUTES)}`;
+    const url = `/download?k=${signDownload(this.doors.linkKey, { file, name: k.name, ...(this.doors.node ? { node: this.doors.node } : {}) }, DOWNLOAD_LINK_MINUTES)}`;
     this.hub.send(c, { t: 'download', download: k.id, tab: k.tab.number, pageId: k.tab.pageId, name: k.name, size: k.size, url });
   }
 

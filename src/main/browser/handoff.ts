@@ -3,7 +3,7 @@
  * a person answers Done, Not now or feedback, with an optional note. The tab is held while the ask
  * is parked, so neither the idle clock nor a sweep takes it. A signed link opens just that page.
  */
-import { randomBytes } from 'node:crypto';
+import { randomBytes, type KeyObject } from 'node:crypto';
 import { z } from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { ClientMessageOf, ServerMessage } from '../../shared/protocol.js';
@@ -48,8 +48,8 @@ interface HandOff {
   settle: (a: { answer: HandOffAnswer; note: string }) => void;
 }
 
-/** `node`: this node's name on a cluster, which its hand-offs' ids carry so that their links open on every node. */
-export interface HandOffDeps { profile(key: string): ProfileBrowser; baseUrl(): string; linkSecret: string; node?: string }
+/** `linkKey`: this process's private key, signing its links. `node`: this node's name on a cluster, which its hand-offs' ids carry so that their links open on every node. */
+export interface HandOffDeps { profile(key: string): ProfileBrowser; baseUrl(): string; linkKey: KeyObject; node?: string }
 
 export class BrowserHandOffs {
   private asks = new Map<string, HandOff>();
@@ -158,7 +158,7 @@ export class BrowserHandOffs {
     await p.call(seat, 'browser_hand_off', (t) => pageState(t, true, p), { tab }).catch(() => undefined);
     const random = randomBytes(5).toString('hex');
     const id = this.deps.node === undefined ? `ho-${random}` : `ho-${random}-${this.deps.node}`;
-    const { token, exp } = signLink(this.deps.linkSecret, id);
+    const { token, exp } = signLink(this.deps.linkKey, id);
     let settle!: HandOff['settle'];
     const answered = new Promise<{ answer: HandOffAnswer; note: string }>((r) => { settle = r; });
     const h: HandOff = { id, seat, profileKey: p.key, pageId, tabNumber: tab.number, message, link: `${this.deps.baseUrl()}/handoff/${token}`, linkExp: exp, settle };

@@ -107,7 +107,7 @@ export class BrowserSurface implements Surface {
   }
 
   attachViewers(hub: ViewerHub): void {
-    const handOffs = new BrowserHandOffs(hub, { profile: (key) => this.profile(key), baseUrl: this.ctx.baseUrl, linkSecret: this.ctx.linkSecret, ...(this.ctx.cluster ? { node: this.ctx.cluster.cfg.node } : {}) });
+    const handOffs = new BrowserHandOffs(hub, { profile: (key) => this.profile(key), baseUrl: this.ctx.baseUrl, linkKey: this.ctx.linkKey, ...(this.ctx.cluster ? { node: this.ctx.cluster.cfg.node } : {}) });
     this.handOffs = handOffs;
     handOffs.attachViewers();
     this.viewing = new BrowserViewing(hub, {
@@ -135,7 +135,7 @@ export class BrowserSurface implements Surface {
     const viewing = this.viewing;
     this.choosers = new FileChoosers(hub, { controllerOf: (tab) => viewing.controllerOf(tab) });
     this.choosers.attach();
-    this.downloads = new Downloads(hub, { controllerOf: (tab) => viewing.controllerOf(tab), viewersOf: (p) => viewing.viewersOfProfile(p), linkSecret: this.ctx.linkSecret, profilesRoot: profilesRoot(this.ctx.stateDir), ...(this.ctx.cluster ? { node: this.ctx.cluster.cfg.node } : {}) });
+    this.downloads = new Downloads(hub, { controllerOf: (tab) => viewing.controllerOf(tab), viewersOf: (p) => viewing.viewersOfProfile(p), linkKey: this.ctx.linkKey, profilesRoot: profilesRoot(this.ctx.stateDir), ...(this.ctx.cluster ? { node: this.ctx.cluster.cfg.node } : {}) });
     viewing.viewPushed.push((p, tab) => { this.choosers?.viewChanged(tab); this.downloads?.viewChanged(p, tab); });
     this.thumbs = new Thumbnails(hub, () => this.allProfiles());
     this.thumbs.attach();

@@ -12,15 +12,17 @@ import { ProfileLeases } from './leases.js';
 import { ViewerRouting } from './viewer-routing.js';
 import { Presence } from './presence.js';
 import { McpForward } from './mcp-forward.js';
-import { clusterLinkSecret, handOffNode } from './links.js';
+import { followLinkKeys, type LinkKeysFollow } from './links.js';
+import { handOffNode } from '../../workers/relay/links.js';
+import type { LinkKeys } from '../../workers/relay/link-keys.js';
 import type { McpElsewhere } from '../mcp/http.js';
 
 export class ClusterNode {
   private routing?: ViewerRouting;
   private readonly mcp: McpForward;
 
-  /** `linkSecret`: the cluster's, signing hand-off and download links so that every node's door checks them. */
-  private constructor(readonly linkSecret: string, readonly cfg: ClusterConfig, private readonly config: ForgeConfig, private readonly nc: NatsConnection, readonly leases: ProfileLeases, readonly presence: Presence) {
+  /** `keyWatch`: keeps every other node's published link key (see links.ts). */
+  private constructor(private readonly keyWatch: LinkKeysFollow, readonly cfg: ClusterConfig, private readonly config: ForgeConfig, private readonly nc: NatsConnection, readonly leases: ProfileLeases, readonly presence: Presence) {
     this.mcp = new McpForward(nc, cfg.node, (key) => this.hostOf(key));
     presence.onGone((node) => this.mcp.nodeGone(node));
   }
@@ -45,19 +47,23 @@ export class ClusterNode {
   /** This node's MCP endpoint is up: sessions other nodes forward are served there, under its own key. */
   serveMcp(port: number, token: string): void { this.mcp.serving.local = { port, token }; }
 
-  static async start(config: ForgeConfig): Promise<ClusterNode> {
+  /** Joins the cluster; `keys` holds this process's own link key, which it publishes, and gets every other node's. */
+  static async start(config: ForgeConfig, keys: LinkKeys): Promise<ClusterNode> {
     const cfg = config.cluster!;
     const nc = await connectNats(cfg, 'main');
     const presence = new Presence(nc, cfg.node);
     const leases = await ProfileLeases.open(nc, cfg.node, cfg.roles.includes('browser'), presence);
-    const linkSecret = await clusterLinkSecret(nc);
+    const keyWatch = await followLinkKeys(nc, keys, {
+      publish: true,
+      unreadable: (node) => log.warn({ node }, `node ${node} published a link key that is not an Ed25519 public key; its links open nothing`),
+    });
     void (async () => {
       for await (const s of nc.status()) {
         if (s.type === 'disconnect' || s.type === 'reconnect') log.warn({ node: cfg.node, status: s.type }, `node ${cfg.node}: NATS ${s.type === 'disconnect' ? 'connection lost; reconnecting' : 'connection back'}`);
       }
     })().catch(() => undefined);
     log.info({ node: cfg.node, nats: cfg.nats, roles: cfg.roles }, 'joined the cluster');
-    return new ClusterNode(linkSecret, cfg, config, nc, leases, presence);
+    return new ClusterNode(keyWatch, cfg, config, nc, leases, presence);
   }
 
   /** The profile a viewer opening with `query` sees: its seat's, or the org's own. */
@@ -84,6 +90,7 @@ export class ClusterNode {
     this.routing?.close();
     this.mcp.close();
     this.presence.close();
+    this.keyWatch.stop();
     await this.leases.close();
     await this.nc.drain().catch(() => undefined);
   }

@@ -23,8 +23,14 @@ import type { ViewerGrant } from '../../shared/grants.js';
 
 /** The KV bucket of profile leases: key `lease.<org>/<profile>`, value the holding node's name, and each holder's own record (lease-book.ts). */
 export const LEASE_BUCKET = 'forge_leases';
-/** The KV bucket of what every node shares for good: the secret signing hand-off and download links (cluster/links.ts). */
+/**
+ * The KV bucket of what every node publishes about itself: key `pub.<node>`, the public key its
+ * hand-off and download links are checked with (cluster/links.ts). A node writes its own key only.
+ */
 export const CLUSTER_BUCKET = 'forge_cluster';
+
+/** Node `node`'s public link key in CLUSTER_BUCKET. */
+export function linkKeyName(node: string): string { return `pub.${node}`; }
 
 /** A node name: one NATS subject token (no dots or wildcards). */
 export const NODE_NAME_RE = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
@@ -65,7 +71,9 @@ function bucketApi(bucket: string): string[] {
  * subjects naming it as the sender, only the ones addressed to it (and presence), and JetStream
  * for the two buckets. A node's credential then lets it speak for no other node, nor read what
  * is meant for another. In the lease bucket it writes any lease key (holding moves between nodes,
- * which no static permission follows) but only its own holder's records (see lease-book.ts).
+ * which no static permission follows) but only its own holder's records (see lease-book.ts); in
+ * the cluster bucket it writes its own public link key and nothing else, so it can neither sign a
+ * link another node's door takes for that node's nor stop another node's links.
  */
 export function natsPermissions(node: string): { publish: { allow: string[] }; subscribe: { allow: string[] } } {
   return {
@@ -74,7 +82,7 @@ export function natsPermissions(node: string): { publish: { allow: string[] }; s
         `forge.node.*.viewers.${node}`, `forge.node.*.pushes.${node}`, `forge.frames.${node}.>`, `forge.keyframe.*.${node}`,
         `forge.presence.${node}`, `forge.term.*.${node}`, `forge.termack.*.${node}`, `forge.mcp.*.${node}`, `forge.mcpres.*.${node}`,
         `forge.dl.*.${node}`, '$JS.API.INFO', ...bucketApi(LEASE_BUCKET), ...bucketApi(CLUSTER_BUCKET), '$JS.FC.>',
-        `$KV.${LEASE_BUCKET}.lease.>`, `$KV.${LEASE_BUCKET}.held.${node}.>`, `$KV.${CLUSTER_BUCKET}.>`, '_INBOX.>',
+        `$KV.${LEASE_BUCKET}.lease.>`, `$KV.${LEASE_BUCKET}.held.${node}.>`, `$KV.${CLUSTER_BUCKET}.${linkKeyName(node)}`, '_INBOX.>',
       ],
     },
     subscribe: {

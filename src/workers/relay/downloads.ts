@@ -1,20 +1,20 @@
 /**
  * GET /download?k=<signed link>: the bytes of a page's finished download, for the client whose
  * controller was offered it. The link names one kept download (see download-path.ts for what it
- * may reach) and is signed by the server (see links.ts), so the relay reads it straight from disk;
+ * may reach) and is signed by the node that kept it (see links.ts), so the relay reads it straight from disk;
  * on a cluster, a download another node kept is read through that node (see
  * main/cluster/download-bridge.ts). A file the backlog dropped is gone in words.
  */
 import { open, stat } from 'node:fs/promises';
 import { DOWNLOAD_MAX_BYTES } from '../../shared/limits.js';
 import { DownloadRefused, keptDownloadPath, keptPlace } from './download-path.js';
-import { verifyDownload, type DownloadClaims } from './links.js';
+import { verifyDownload, type DownloadClaims, type LinkVerifier } from './links.js';
 import type { HttpRequest, HttpResponse } from './uws.js';
 
 /** What the relay's download door knows. */
 export interface DownloadDoor {
-  /** The secret links are signed with. */
-  secret: string;
+  /** The public keys links are checked with: the keeping node's, whose own key signed its link (see link-keys.ts). */
+  keys: LinkVerifier;
   /** This server's profiles folder: kept downloads live in it and nowhere else. */
   profilesRoot: string;
   /** This node's name on a cluster. */
@@ -36,7 +36,7 @@ const TOO_BIG = (): DownloadRefused => new DownloadRefused('413 Payload Too Larg
 
 /** The claims of a link this node serves from its own disk: valid, and kept here (not by another node). */
 export function ownClaims(door: DownloadDoor, token: string): DownloadClaims {
-  const claims = verifyDownload(door.secret, token);
+  const claims = verifyDownload(door.keys, token);
   if (!claims) throw INVALID();
   if ((claims.node ?? undefined) !== door.node) {
     throw new DownloadRefused('410 Gone', `${claims.name} was kept by ${claims.node ? `node ${claims.node}` : 'a server'} this one cannot read it from`);
@@ -74,7 +74,7 @@ export function serveDownload(res: HttpResponse, req: HttpRequest, door: Downloa
     if (aborted) return;
     res.cork(() => res.writeStatus(status).writeHeader('content-type', 'text/plain; charset=utf-8').end(body));
   };
-  const claims = verifyDownload(door.secret, token);
+  const claims = verifyDownload(door.keys, token);
   if (!claims) { answer('403 Forbidden', 'this download link is not valid or has expired'); return; }
   void (async () => {
     try {

@@ -28,8 +28,8 @@ export interface RelayWorkerData {
   webDir: string;
   /** Loopback port of the main thread's MCP endpoint; /mcp is proxied there. */
   mcpPort: number;
-  /** Secret that signs hand-off and download links (see links.ts). */
-  linkSecret: string;
+  /** This process's public link key as published (SPKI DER, base64url): its hand-off and download links are checked with it (see link-keys.ts). */
+  linkKey: string;
   /** The state dir's profiles folder: the only place a download link reads from (see download-path.ts). */
   profilesRoot: string;
   /** The certificate and key (PEM files) when the relay serves HTTPS and WSS. */

@@ -2,11 +2,12 @@
  * The token book: turns a presented secret into the grant it carries, or nothing. It holds the
  * server's two keys of this run (the agents' key and the printed viewer link's person token),
  * the tokens made with `forge token new` (kept hashed: the book never sees their secrets), and
- * verifies signed hand-off links. The relay's door and the MCP endpoint both ask it.
+ * verifies signed hand-off links with the key of the node holding the hand-off. The relay's door
+ * and the MCP endpoint both ask it.
  */
 import { createHash } from 'node:crypto';
 import type { AgentGrant, ViewerGrant } from '../../shared/grants.js';
-import { verifyLink } from './links.js';
+import { verifyLink, type LinkVerifier } from './links.js';
 
 /** A token as the state dir keeps it: its secret's SHA-256, never the secret. */
 export interface TokenRecord {
@@ -41,7 +42,8 @@ export function hashSecret(secret: string): string {
 export interface TokenBookSeed {
   agentKey: string;
   viewerToken: string;
-  linkSecret: string;
+  /** The public keys hand-off links are checked with: this process's own, and on a cluster every node's (see link-keys.ts). */
+  linkKeys: LinkVerifier;
   records: TokenRecord[];
 }
 
@@ -75,7 +77,7 @@ export class TokenBook {
 
   /** What a secret grants on the viewer socket; `agent` when it is an agent key (which is refused there, in words). */
   viewer(secret: string, now = Date.now()): ViewerGrant | 'agent' | undefined {
-    const link = verifyLink(this.seed.linkSecret, secret, now);
+    const link = verifyLink(this.seed.linkKeys, secret, now);
     if (link) return { kind: 'link', handoff: link.handoff, exp: link.exp * 1000 };
     const r = this.record(secret, now);
     if (!r) return undefined;
@@ -86,7 +88,7 @@ export class TokenBook {
   /** What a secret grants over MCP, /metrics and raw CDP; `person` when it is a person's token (refused there, in words). */
   agent(secret: string, now = Date.now()): AgentGrant | 'person' | undefined {
     const r = this.record(secret, now);
-    if (!r) return verifyLink(this.seed.linkSecret, secret, now) ? 'person' : undefined;
+    if (!r) return verifyLink(this.seed.linkKeys, secret, now) ? 'person' : undefined;
     if (r.kind === 'person') return 'person';
     return { kind: 'agent', id: idOf(r), name: r.name, seats: r.seats, ...(r.exp !== undefined ? { exp: r.exp } : {}) };
   }

@@ -12,6 +12,7 @@ import { ASSET_HEADERS, PAGE_HEADERS, isPage, writeHeaders } from './headers.js'
 import { loadStatic } from './static.js';
 import { proxyToMcp } from './proxy.js';
 import { TokenBook } from './tokens.js';
+import { LinkKeys, readPublishedKey } from './link-keys.js';
 import { AUTH_DEADLINE_MS, CLOSE_POLICY, CLOSE_TOO_BIG, CLOSE_UNAUTHORIZED, GRANT_SWEEP_MS, RateBound, SENTENCES, UNAUTH_MESSAGE_MAX_BYTES } from './door.js';
 import type { ViewerGrant } from '../../shared/grants.js';
 import { serveDownload, type DownloadDoor } from './downloads.js';
@@ -24,6 +25,7 @@ import { TermFanout, type PtyPort } from './term-fanout.js';
 import { threadCpuMs } from './thread-cpu.js';
 import type { FrameBridge } from '../../main/cluster/frame-bridge.js';
 import type { TermBridge } from '../../main/cluster/term-bridge.js';
+import type { LinkKeysFollow } from '../../main/cluster/links.js';
 import { serveCdp } from './cdp-door.js';
 
 /** Seconds a viewer socket may sit silent before uWS closes it; the client pings well inside it. */
@@ -61,9 +63,13 @@ process.on('uncaughtException', (e: Error) => {
 });
 const files = loadStatic(data.webDir);
 const sockets = new Map<number, WebSocket<Viewer>>();
-const book = new TokenBook({ agentKey: data.agentKey, viewerToken: data.viewerToken, linkSecret: data.linkSecret, records: data.tokens });
+/** The keys links are checked with: this process's own, and with [cluster] every node's as the bridge sees them published. */
+const linkKeys = new LinkKeys(readPublishedKey(data.linkKey)!, data.cluster?.node);
+const book = new TokenBook({ agentKey: data.agentKey, viewerToken: data.viewerToken, linkKeys, records: data.tokens });
 let nextViewerId = 1;
 let listenSocket: us_listen_socket | null = null;
+/** Set by the stop: a door that had not opened yet stays shut. */
+let stopped = false;
 /** The names the relay answers to, known once it listens. */
 let names: ServedNames | undefined;
 let mainGauges = '';
@@ -78,7 +84,7 @@ const termFanout = new TermFanout(
 );
 /** GET /download: one kept download a signed link names (see downloads.ts), on a cluster read through the node that kept it. */
 const downloadDoor: DownloadDoor = {
-  secret: data.linkSecret,
+  keys: linkKeys,
   profilesRoot: data.profilesRoot,
   ...(data.cluster ? { node: data.cluster.node } : {}),
   fetched: (path) => post({ t: 'download_fetched', path }),
@@ -87,17 +93,21 @@ const downloadDoor: DownloadDoor = {
 const bridge: Promise<FrameBridge> | undefined = data.cluster ? startBridge(data.cluster) : undefined;
 
 async function startBridge(cfg: NonNullable<RelayWorkerData['cluster']>): Promise<FrameBridge> {
-  const [{ connectNats }, { FrameBridge }, { TermBridge }, { DownloadBridge }] = await Promise.all([
+  const [{ connectNats }, { FrameBridge }, { TermBridge }, { DownloadBridge }, { followLinkKeys }] = await Promise.all([
     import('../../main/cluster/connection.js'), import('../../main/cluster/frame-bridge.js'), import('../../main/cluster/term-bridge.js'),
-    import('../../main/cluster/download-bridge.js'),
+    import('../../main/cluster/download-bridge.js'), import('../../main/cluster/links.js'),
   ]);
   const nc = await connectNats(cfg, 'relay');
+  // Other nodes' links open here once their keys are in: the door listens after this.
+  linkKeysUp = await followLinkKeys(nc, linkKeys, { publish: false }).catch(async (e: unknown) => { await nc.close().catch(() => undefined); throw e; });
   termsUp = new TermBridge(nc, cfg.node, (viewer, bytes) => sendTo([viewer], bytes, true), (term, viewer, bytes) => { termFanout.ack(term, viewer, bytes); });
   const downloads = new DownloadBridge(nc, cfg.node, downloadDoor);
   downloadDoor.remote = (owner, token, name) => downloads.fetch(owner, token, name);
   return new FrameBridge(nc, cfg.node, fanout, (source) => frameSources.get(source));
 }
 let bridgeUp: FrameBridge | undefined;
+/** With [cluster]: the watch keeping every node's published link key. */
+let linkKeysUp: LinkKeysFollow | undefined;
 /** With [cluster]: terminal frames to and from other nodes, on the same connection as the frames. */
 let termsUp: TermBridge | undefined;
 bridge?.then((b) => { bridgeUp = b; }, (e: Error) => post({ t: 'listen_failed', message: e.message }));
@@ -424,6 +434,7 @@ const STOP_DRAIN_MS = 300;
  * one is open aborts the whole process (uv_loop_close with open handles).
  */
 function stopRelay(): void {
+  stopped = true;
   if (listenSocket) us_listen_socket_close(listenSocket);
   listenSocket = null;
   for (const ws of [...sockets.values()]) ws.end(1001, 'the server is stopping');
@@ -432,19 +443,25 @@ function stopRelay(): void {
   fanout.close();
   termFanout.close();
   termsUp?.close();
-  void bridge?.then((b) => b.close()).catch(() => undefined);
+  void bridge?.then((b) => { linkKeysUp?.stop(); b.close(); }).catch(() => undefined);
   // Unref'd: when every socket went already, the loop empties and the thread ends without it.
   setTimeout(() => closeApp(app), STOP_DRAIN_MS).unref();
   post({ t: 'stopped' });
   port.close();
 }
 
-app.listen(data.host, data.port, (s) => {
-  if (!s) {
-    post({ t: 'listen_failed', message: `port ${data.port} on ${data.host} is in use or cannot be bound` });
-    return;
-  }
-  listenSocket = s;
-  names = relayNames({ port: us_socket_local_port(s as never), bindHost: data.host, tls: !!data.tls, ...(data.publicUrl ? { publicUrl: data.publicUrl } : {}) });
-  post({ t: 'listening', port: us_socket_local_port(s as never) });
-});
+function listen(): void {
+  if (stopped) return;
+  app.listen(data.host, data.port, (s) => {
+    if (!s) {
+      post({ t: 'listen_failed', message: `port ${data.port} on ${data.host} is in use or cannot be bound` });
+      return;
+    }
+    listenSocket = s;
+    names = relayNames({ port: us_socket_local_port(s as never), bindHost: data.host, tls: !!data.tls, ...(data.publicUrl ? { publicUrl: data.publicUrl } : {}) });
+    post({ t: 'listening', port: us_socket_local_port(s as never) });
+  });
+}
+// With [cluster], the door opens once the bridge is up and every node's link key is in (a failed bridge said listen_failed).
+if (bridge) bridge.then(listen, () => undefined);
+else listen();
