@@ -1,25 +1,36 @@
 /**
  * `./forge bench mcp [--json] [--iterations N] [--warmup N] [--pw-settle MS]`
  *
- * Per-call latency of browser_navigate, browser_snapshot, browser_click, browser_evaluate,
- * browser_take_screenshot, browser_wait_for and browser_fill_form
- * through forge and through Playwright MCP, in one run, on the same local app page, timed at
- * the MCP client (the agent's view: request sent to answer read).
+ * Per-call latency of every core tool forge and Playwright MCP both offer, through each of them,
+ * in one run, on the same local app page, timed at the MCP client (the agent's view: request sent
+ * to answer read): browser_navigate, browser_snapshot, browser_click, browser_evaluate,
+ * browser_take_screenshot, browser_wait_for, browser_fill_form, browser_type,
+ * browser_select_option, browser_hover, browser_drag, browser_drop, browser_press_key,
+ * browser_find, browser_console_messages, browser_network_requests, browser_network_request,
+ * browser_handle_dialog, browser_file_upload, browser_resize, browser_navigate_back and
+ * browser_tabs (list). Left out: the calls that wait for a person (browser_hand_off) or end
+ * things (browser_close, browser_end_host). Each call is checked to have done its job on that
+ * server (bench/mcp/round.ts); the calls that open what another needs first (the page to go back
+ * from, the dialog, the file chooser) are not timed. The figures are kept in bench/results/.
  *
  * Not tinybench: the two servers must take turns call by call, so machine noise hits both
  * alike, and each round is an agent's real sequence (navigate, snapshot, click the ref that
- * server's own snapshot gave, evaluate), which a loop of one task cannot express. Each round
- * flips which server goes first. The first rounds warm both up and are not counted.
+ * server's own snapshot gave, evaluate, and on through the page), which a loop of one task cannot
+ * express. Each round flips which server goes first. The first rounds warm both up and are not
+ * counted.
  *
  * Playwright MCP waits its settle time (--timeout-settle, 500 ms by default) after a click or an
  * evaluate; the bench keeps its defaults, as its users get them. `--pw-settle MS` sets it, to
  * compare the calls' own work.
  */
+import { writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
-import { resolve, dirname } from 'node:path';
+import { resolve, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { serveApp, CLICK_ROW, type AppServer } from './mcp/app-page.js';
+import { saveRun } from './harness.js';
+import { serveApp } from './mcp/app-page.js';
 import { startForge, startPlaywrightMcp, type Contender } from './mcp/contenders.js';
+import { KINDS, Round, type Kind } from './mcp/round.js';
 
 /** Counted rounds by default: 40 samples per call kind and server gives a steady p95. */
 const ITERATIONS_DEFAULT = 40;
@@ -27,9 +38,8 @@ const ITERATIONS_DEFAULT = 40;
 const WARMUP_DEFAULT = 5;
 /** The seat the bench drives forge as. */
 const SEAT = 'default/bench/lead';
-
-const KINDS = ['navigate', 'snapshot', 'click', 'evaluate', 'screenshot', 'wait_for', 'fill_form'] as const;
-type Kind = typeof KINDS[number];
+/** The file browser_file_upload attaches, written where both servers may read it (Playwright MCP reads only its workspace). */
+const UPLOAD_NAME = 'notes.txt';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -57,63 +67,6 @@ function percentile(sorted: number[], p: number): number {
 
 const round2 = (n: number): number => Math.round(n * 100) / 100;
 
-const CLICK_NAME = `Select order ${1000 + CLICK_ROW}`;
-const EVALUATE_FN = "() => document.querySelectorAll('tr[aria-selected=true]').length";
-
-/** One agent round on one server: refs come from that server's own snapshot. */
-class Round {
-  private ref = '';
-  private fields: Record<string, string> = {};
-  constructor(readonly c: Contender, private readonly app: AppServer) {}
-
-  async step(kind: Kind): Promise<number> {
-    switch (kind) {
-      case 'navigate': {
-        const r = await this.c.call('browser_navigate', { url: this.app.url });
-        if (!r.text.includes('Orders')) throw new Error(`${this.c.name}: the navigate answer does not show the page:\n${r.text.slice(0, 400)}`);
-        return r.ms;
-      }
-      case 'snapshot': {
-        const r = await this.c.call('browser_snapshot', {});
-        const m = new RegExp(`button "${CLICK_NAME}" \\[ref=([^\\]]+)\\]`).exec(r.text);
-        if (!m) throw new Error(`${this.c.name}: no ref for "${CLICK_NAME}" in its snapshot:\n${r.text.slice(0, 600)}`);
-        this.ref = m[1];
-        for (const [role, name] of [['textbox', 'Customer'], ['checkbox', 'Urgent']]) {
-          const f = new RegExp(`${role} "${name}"[^\\n]*\\[ref=([^\\]]+)\\]`).exec(r.text);
-          if (!f) throw new Error(`${this.c.name}: no ref for ${role} "${name}" in its snapshot`);
-          this.fields[name] = f[1];
-        }
-        return r.ms;
-      }
-      case 'click': {
-        const r = await this.c.call('browser_click', { element: CLICK_NAME, [this.c.refArg]: this.ref });
-        return r.ms;
-      }
-      case 'evaluate': {
-        const r = await this.c.call('browser_evaluate', { function: EVALUATE_FN });
-        // The page was loaded fresh this round and clicked once: exactly one row is selected.
-        if (!/\n1\n|\n1$/.test(r.text)) throw new Error(`${this.c.name}: the click did not select the row:\n${r.text.slice(0, 400)}`);
-        return r.ms;
-      }
-      case 'screenshot': {
-        const r = await this.c.call('browser_take_screenshot', { type: 'png' });
-        return r.ms;
-      }
-      case 'wait_for': {
-        const r = await this.c.call('browser_wait_for', { text: 'New order' });
-        return r.ms;
-      }
-      case 'fill_form': {
-        const r = await this.c.call('browser_fill_form', { fields: [
-          { name: 'Customer', type: 'textbox', [this.c.refArg]: this.fields.Customer, value: 'Ada Lovelace' },
-          { name: 'Urgent', type: 'checkbox', [this.c.refArg]: this.fields.Urgent, value: 'true' },
-        ] });
-        return r.ms;
-      }
-    }
-  }
-}
-
 async function main(): Promise<void> {
   const json = process.argv.includes('--json');
   const iterations = count('--iterations', ITERATIONS_DEFAULT);
@@ -136,7 +89,9 @@ async function main(): Promise<void> {
     process.stderr.write(`bench mcp: forge vs Playwright MCP ${pw.version}${pwSettle === undefined ? '' : ` (--timeout-settle ${pwSettle})`}, ${warmup} warm-up + ${iterations} rounds\n`);
 
     const loadBefore = loadavg()[0];
-    const rounds = [new Round(forge, app), new Round(pw, app)];
+    const upload = join(pw.dir, UPLOAD_NAME);
+    writeFileSync(upload, 'Deliver before noon.\n');
+    const rounds = [new Round(forge, app, upload), new Round(pw, app, upload)];
     const samples: Record<Contender['name'], Record<Kind, number[]>> = {
       forge: Object.fromEntries(KINDS.map((k) => [k, []])) as unknown as Record<Kind, number[]>,
       playwright_mcp: Object.fromEntries(KINDS.map((k) => [k, []])) as unknown as Record<Kind, number[]>,
@@ -174,14 +129,14 @@ async function main(): Promise<void> {
       'forge p95 ms': f[`${kind}_ms_p95`], 'pw-mcp p95 ms': w[`${kind}_ms_p95`], 'ratio p95': ratio[`${kind}_ms_p95`],
       'paired ratio p50': paired[`${kind}_ms_p50`],
     }])));
-    if (json) {
-      console.log(JSON.stringify({
-        forge: f, playwright_mcp: w, ratio, ratio_paired: paired, iterations, warmup,
-        playwright_mcp_version: pw.version, playwright_mcp_settle_ms: pwSettle ?? 'default',
-        // The machine's 1-minute load average around the run: latencies scale with it, ratios less.
-        load_avg_1m: [round2(loadBefore), round2(loadavg()[0])],
-      }));
-    }
+    const figures = {
+      forge: f, playwright_mcp: w, ratio, ratio_paired: paired, iterations, warmup,
+      playwright_mcp_version: pw.version, playwright_mcp_settle_ms: pwSettle ?? 'default',
+      // The machine's 1-minute load average around the run: latencies scale with it, ratios less.
+      load_avg_1m: [round2(loadBefore), round2(loadavg()[0])],
+    };
+    saveRun('mcp', figures);
+    if (json) console.log(JSON.stringify(figures));
   } finally {
     await stopAll();
     process.off('SIGINT', onSignal);

@@ -13,6 +13,7 @@ import { performance } from 'node:perf_hooks';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { CHROMIUM_BINARY, SETPRIV_BINARY, XVFB_BINARY } from '../../src/main/browser/host/host.js';
 import { SCREEN_HEIGHT, SCREEN_WIDTH } from '../../src/shared/capture.js';
 import { DEFAULT_PAGE_HEIGHT, DEFAULT_PAGE_WIDTH } from '../../src/shared/limits.js';
@@ -29,18 +30,38 @@ const OUTPUT_KEPT_CHARS = 20_000;
 /** Grace for a server to stop on SIGTERM before its process group is killed, ms. */
 const STOP_GRACE_MS = 8_000;
 
-export interface Answer { text: string; ms: number }
+export interface Answer {
+  text: string;
+  ms: number;
+  /** Image parts in the answer (a screenshot sent inline). */
+  images: number;
+}
 
 export interface Contender {
   name: 'forge' | 'playwright_mcp';
   call: (tool: string, args: Record<string, unknown>) => Promise<Answer>;
   /** The argument browser_click takes the element's ref in (`ref`, or `target` in newer Playwright MCP). */
   refArg: string;
+  /** The server's tools/list: names and input schemas, so steps take each server's own argument names. */
+  tools: Tool[];
+  /** The folder the files an answer links (Playwright MCP's snapshots) are relative to; none for forge. */
+  dir?: string;
   stop: () => Promise<void>;
 }
 
-async function refArgOf(client: Client): Promise<string> {
-  const { tools } = await client.listTools();
+/**
+ * The argument of `tool` that is one of `names` in the server's own schema: a required one first,
+ * else the first the schema has. Refused in words when the schema has none of them.
+ */
+export function argOf(tools: Tool[], tool: string, names: string[]): string {
+  const schema = tools.find((t) => t.name === tool)?.inputSchema;
+  const props = Object.keys((schema?.properties ?? {}) as object);
+  const got = names.find((n) => schema?.required?.includes(n)) ?? names.find((n) => props.includes(n));
+  if (!got) throw new Error(`${tool} takes none of ${names.join(', ')} (its arguments: ${props.join(', ') || 'none'})`);
+  return got;
+}
+
+function refArgOf(tools: Tool[]): string {
   const props = Object.keys((tools.find((t) => t.name === 'browser_click')?.inputSchema.properties ?? {}) as object);
   return props.includes('ref') ? 'ref' : props.includes('target') ? 'target' : 'ref';
 }
@@ -50,9 +71,10 @@ function caller(name: string, client: Client): Contender['call'] {
     const t0 = performance.now();
     const r = await client.callTool({ name: tool, arguments: args }, undefined, { timeout: CALL_TIMEOUT_MS });
     const ms = performance.now() - t0;
-    const text = (r.content as Array<{ type: string; text?: string }>).map((c) => c.text ?? '').join('\n');
+    const content = r.content as Array<{ type: string; text?: string }>;
+    const text = content.map((c) => c.text ?? '').join('\n');
     if (r.isError) throw new Error(`${name} ${tool} failed: ${text.split('\n').slice(0, 3).join(' ')}`);
-    return { text, ms };
+    return { text, ms, images: content.filter((c) => c.type === 'image').length };
   };
 }
 
@@ -76,11 +98,13 @@ export async function startForge(root: string, seat: string): Promise<Contender 
     url.searchParams.set('seat', seat);
     const client = new Client({ name: 'forge-bench', version: '0' });
     await client.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers: { authorization: `Bearer ${forge.info.token}` } } }));
+    const { tools } = await client.listTools();
     return {
       name: 'forge',
       info: forge.info,
       call: caller('forge', client),
-      refArg: await refArgOf(client),
+      refArg: refArgOf(tools),
+      tools,
       stop: async () => { await client.close().catch(() => undefined); await forge.stop(); },
     };
   } catch (e) {
@@ -149,11 +173,13 @@ export async function startPlaywrightMcp(settleMs?: number): Promise<Contender &
   try {
     await client.connect(transport);
     const call = caller('playwright_mcp', client);
+    const { tools } = await client.listTools();
     return {
       name: 'playwright_mcp',
       version,
       dir: work,
-      refArg: await refArgOf(client),
+      refArg: refArgOf(tools),
+      tools,
       call: async (tool, a) => {
         const r = await call(tool, a).catch((e: Error) => { throw new Error(`${e.message}${err ? `\n${err.slice(-1000)}` : ''}`); });
         // The browser starts on the first call: remember its processes while they are known.
