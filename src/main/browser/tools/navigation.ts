@@ -36,8 +36,9 @@ export const NAVIGATION_TOOLS: ToolDef[] = [
       refuseUrl(a.url as string, p.urlPolicy());
       if (p.driver) await installTracker(p.driver.context);
       const response = await tab.page.goto(a.url as string, { waitUntil: 'domcontentloaded', timeout: NAVIGATION_TIMEOUT_MS });
-      const notes = await loadNotes(tab, response);
-      return [...(notes.length ? ['### Result', ...notes] : []), await pageState(tab, true, p)].join('\n');
+      // Asked of the new document at once: each is a round trip that waits on its first script.
+      const [notes, state] = await Promise.all([loadNotes(tab, response), pageState(tab, true, p)]);
+      return [...(notes.length ? ['### Result', ...notes] : []), state].join('\n');
     }),
   },
   {
@@ -52,8 +53,8 @@ export const NAVIGATION_TOOLS: ToolDef[] = [
       // again for the driver to see: asked first, so only a page still loading is waited for.
       const ready = await tab.page.evaluate('document.readyState').catch(() => 'loading');
       if (ready === 'loading') await tab.page.waitForLoadState('domcontentloaded', { timeout: BACK_DOM_READY_WAIT_MS }).catch(() => undefined);
-      const notes = await loadNotes(tab, response);
-      return [...(notes.length ? ['### Result', ...notes] : []), await pageState(tab, true, p)].join('\n');
+      const [notes, state] = await Promise.all([loadNotes(tab, response), pageState(tab, true, p)]);
+      return [...(notes.length ? ['### Result', ...notes] : []), state].join('\n');
     }),
   },
 ];
