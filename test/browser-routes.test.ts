@@ -52,7 +52,8 @@ describe('the network group mocks and cuts off only the seat\'s own tabs', () =>
     const second = await a.call('browser_navigate', { url: pages.url });
     expect(second.isError).toBe(true);
     await a.call('browser_network_state_set', { state: 'online' });
-    expect((await a.call('browser_navigate', { url: pages.url })).isError).toBe(false);
+    const back = await a.call('browser_navigate', { url: pages.url });
+    expect(back.isError, back.text).toBe(false);
     expect(await body(a, '/api/user')).toContain('200');
   });
 });
