@@ -10,9 +10,7 @@ import type { ToolDef } from './tool-def.js';
 import { WINDOW_MIN_VIEWPORT_WIDTH } from '../../../workers/cdp/windows.js';
 import { LAYOUT_MIN_HEIGHT, LAYOUT_MIN_WIDTH, SURFACE_MAX_PX } from '../viewing/layout.js';
 import { recordingTab } from './video-running.js';
-
-/** How long the page may take to report its new size, ms. */
-const RESIZE_SETTLE_MS = 3_000;
+import { layOut } from './lay-out.js';
 
 export const RESIZE_TOOLS: ToolDef[] = [
   {
@@ -34,17 +32,8 @@ export const RESIZE_TOOLS: ToolDef[] = [
       if (host.watched?.(tab)) {
         throw new ForgeError('bad_request', `a person is viewing tab ${tab.number} (${tab.pageId}), so its layout follows their screen; browser_resize works while nobody views the tab`);
       }
-      const driver = p.driver!;
-      const session = driver.session(tab.page);
-      const { windowId, bounds } = (await driver.cdp.send('Browser.getWindowForTarget', { targetId: tab.targetId })) as { windowId: number; bounds: { width: number; height: number } };
-      await session?.send('Emulation.clearDeviceMetricsOverride').catch(() => undefined);
-      const [iw, ih] = (await tab.page.evaluate('[innerWidth, innerHeight]')) as [number, number];
-      // The window is the page's layout. Emulating a narrower one would outlive a person's later view
-      // of the tab (their placement clears only its own emulation), so the narrowest is the window's.
-      const ww = Math.max(w, WINDOW_MIN_VIEWPORT_WIDTH);
-      await driver.cdp.send('Browser.setWindowBounds', { windowId, bounds: { width: ww + (bounds.width - iw), height: h + (bounds.height - ih) } });
-      await tab.page.waitForFunction(`innerWidth === ${ww} && innerHeight === ${h}`, undefined, { timeout: RESIZE_SETTLE_MS }).catch(() => undefined);
-      const [nw, nh] = (await tab.page.evaluate('[innerWidth, innerHeight]')) as [number, number];
+      const { now } = await layOut(p, tab, w, h);
+      const [nw, nh] = [now.w, now.h];
       const why = w < WINDOW_MIN_VIEWPORT_WIDTH ? `; the browser's narrowest window is ${WINDOW_MIN_VIEWPORT_WIDTH} px` : '';
       return [`### Result`, `- Tab ${tab.number} is laid out at ${nw}x${nh}${nw !== w || nh !== h ? ` (asked ${w}x${h}${why})` : ''}`, await pageState(tab, false)].join('\n');
     }),

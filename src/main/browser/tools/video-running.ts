@@ -4,15 +4,12 @@
  * rebuilds the page after a crash.
  */
 import type { ViewRecording } from '../../../shared/protocol.js';
-import { WINDOW_MIN_VIEWPORT_WIDTH } from '../../../workers/cdp/windows.js';
 import { log } from '../../logging.js';
 import type { ProfileBrowser } from '../profile.js';
 import type { Tab } from '../tabs.js';
 import type { ToolHost } from './tool-def.js';
+import { layOut } from './lay-out.js';
 import { VIDEO_HEIGHT, VIDEO_WIDTH, type VideoTake } from './video-take.js';
-
-/** How long a window resize may take to reach the page, ms. */
-const LAYOUT_SETTLE_MS = 3_000;
 
 /** A running take: the host that lays out its viewers, the layout it found on an unwatched tab, the timer that ends it, and why it ended. */
 export interface Running { take: VideoTake; host: ToolHost; before?: { w: number; h: number }; timer: NodeJS.Timeout; ended?: string }
@@ -35,18 +32,6 @@ export function runningTake(p: ProfileBrowser, seat: string): VideoTake | undefi
 /** Whether a take runs on the tab: its layout is the take's until it ends. */
 export function recordingTab(p: ProfileBrowser, tab: Tab): boolean {
   return [...takesOf(p).values()].some((r) => r.take.tab === tab && !r.take.ended);
-}
-
-/** Lays the unwatched tab's window out with a w x h viewport; answers the size it had. */
-export async function layOut(p: ProfileBrowser, tab: Tab, w: number, h: number): Promise<{ w: number; h: number }> {
-  const driver = p.driver!;
-  await driver.session(tab.page)?.send('Emulation.clearDeviceMetricsOverride').catch(() => undefined);
-  const { windowId, bounds } = (await driver.cdp.send('Browser.getWindowForTarget', { targetId: tab.targetId })) as { windowId: number; bounds: { width: number; height: number } };
-  const [iw, ih] = (await tab.page.evaluate('[innerWidth, innerHeight]')) as [number, number];
-  const ww = Math.max(w, WINDOW_MIN_VIEWPORT_WIDTH);
-  await driver.cdp.send('Browser.setWindowBounds', { windowId, bounds: { width: ww + (bounds.width - iw), height: h + (bounds.height - ih) } });
-  await tab.page.waitForFunction(`innerWidth === ${ww} && innerHeight === ${h}`, undefined, { timeout: LAYOUT_SETTLE_MS }).catch(() => undefined);
-  return { w: iw, h: ih };
 }
 
 export function recordingNote(seat: string): ViewRecording {

@@ -12,7 +12,8 @@ import { onTab } from './on-tab.js';
 import { header } from './page-state.js';
 import type { ToolDef } from './tool-def.js';
 import { VIDEO_FPS_DEFAULT, VIDEO_FPS_MAX, VIDEO_HEIGHT, VIDEO_WIDTH, VideoTake } from './video-take.js';
-import { endWithTab, finish, layOut, recordingNote, takesOf, type Running } from './video-running.js';
+import { endWithTab, finish, recordingNote, takesOf, type Running } from './video-running.js';
+import { layOut } from './lay-out.js';
 
 /** Longest take, ms: a take nobody stops would hold every viewer's layout at 1280x720; past this it ends itself. */
 export const VIDEO_TAKE_MAX_MS = 10 * 60_000;
@@ -46,7 +47,7 @@ export const VIDEO_TOOLS: ToolDef[] = [
         let before: { w: number; h: number } | undefined;
         try {
           watched = await host.recording?.(tab, recordingNote(seat)) ?? false;
-          if (!watched) before = await layOut(p, tab, VIDEO_WIDTH, VIDEO_HEIGHT);
+          if (!watched) before = (await layOut(p, tab, VIDEO_WIDTH, VIDEO_HEIGHT)).was;
           const take = new VideoTake(tab, seat, await driver.context.newCDPSession(tab.page), fps, name);
           await take.start();
           const r: Running = { take, host, before, timer: setTimeout(() => void finish(p, host, seat, r, `it ran ${VIDEO_TAKE_MAX_MS / 60_000} minutes, the longest a take may`).catch(() => undefined), VIDEO_TAKE_MAX_MS) };
