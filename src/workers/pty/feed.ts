@@ -17,11 +17,14 @@ import { parserAtGround, scrollRegion } from './model-internals.js';
  * Bytes a flood's batch gathers before the model parses it. The cut keeps a fixed number of lines,
  * so the bigger the batch the more of it is skipped: parsing the bench's `cat` file cost 17-20 ms
  * CPU per MB in 256 KB batches and ~6 ms in 1 MB ones. Kept under the model backlog that pauses
- * the PTY (1 MB), so a flood keeps flowing while a batch gathers.
+ * the PTY (MODEL_BACKLOG_HIGH_BYTES), so a flood keeps flowing while a batch gathers.
  */
-export const MODEL_FLOOD_BATCH_BYTES = 768 * 1024;
-/** Longest a flood's bytes wait for their batch, ms: marks, title and facts lag a flood by at most this. */
-export const MODEL_FLOOD_WAIT_MS = 25;
+export const MODEL_FLOOD_BATCH_BYTES = 2 * 1024 * 1024;
+/**
+ * Longest a flood's bytes wait for their batch, ms: marks, title and facts lag a flood by at most
+ * this. At the 40-60 MB/s a `cat` flood runs here, 25 ms held batches to ~1 MB.
+ */
+export const MODEL_FLOOD_WAIT_MS = 50;
 /** A batch at least this big says a flood is under way, bytes; after a smaller one the next parses at once. */
 export const MODEL_FLOOD_BYTES = 64 * 1024;
 

@@ -100,7 +100,9 @@ export type RelayToPty =
   /** Whether anyone is subscribed: output is only framed and posted while someone is. */
   | { t: 'viewers'; id: number; count: number }
   /** The keyboard holder's socket is behind: hold the PTY until it catches up. */
-  | { t: 'flow'; id: number; holderBehind: boolean };
+  | { t: 'flow'; id: number; holderBehind: boolean }
+  /** An output frame's buffer, sent to every viewer: the pty worker frames the next output in it. */
+  | { t: 'spent'; buf: ArrayBuffer };
 
 /** pty → relay, on the terminal port. */
 export type PtyToRelay =

@@ -16,16 +16,20 @@ import { ModeWatch, repaint, screenText, useClientWidths } from './screen.js';
 import { PromptMarks } from './marks.js';
 import { readLineModes, secretWanted } from './echo.js';
 import { ModelFeed } from './feed.js';
+import { takeFrame } from './frame-pool.js';
 import { CountClamp } from './counts.js';
 import { boundRepeats } from '../../shared/term-repeats.js';
 import { mendEraseAbove } from '../../shared/term-erase-above.js';
 import { guardHandlers, type CaughtThrow } from '../../shared/term-handler-guard.js';
 import type { ShellLaunch } from './shell.js';
 
-/** Model backlog that pauses the PTY, bytes: a flood waits in the kernel, not in the server's memory. */
-export const MODEL_BACKLOG_HIGH_BYTES = 1024 * 1024;
+/**
+ * Model backlog that pauses the PTY, bytes: a flood waits in the kernel, not in the server's
+ * memory. Above the feed's flood batch (MODEL_FLOOD_BATCH_BYTES), so a batch gathers whole.
+ */
+export const MODEL_BACKLOG_HIGH_BYTES = 4 * 1024 * 1024;
 /** Model backlog at which a paused PTY resumes, bytes. */
-export const MODEL_BACKLOG_LOW_BYTES = 256 * 1024;
+export const MODEL_BACKLOG_LOW_BYTES = 1024 * 1024;
 /** Largest output frame, bytes: a batch this big leaves at once, so one frame never stalls a phone. */
 export const OUTPUT_FRAME_MAX_BYTES = 256 * 1024;
 /**
@@ -340,8 +344,8 @@ export class SeatTerminal {
   }
 
   private frame(parts: Uint8Array[], bytes: number, flags: number, seq: number): Uint8Array {
-    const frame = new Uint8Array(TERM_HEADER_BYTES + bytes);
-    const view = new DataView(frame.buffer);
+    const frame = takeFrame(TERM_HEADER_BYTES + bytes);
+    const view = new DataView(frame.buffer, frame.byteOffset, frame.byteLength);
     writeTermHeader(view, this.spec.id, seq >>> 0);
     view.setUint8(1, flags);
     let at = TERM_HEADER_BYTES;

@@ -7,6 +7,7 @@ import { reportHeap, type HeapSlot } from '../thread-heaps.js';
 import { isForgeError } from '../../shared/errors.js';
 import type { FromPty, PtyToRelay, RelayToPty, ToPty } from './protocol.js';
 import { SeatTerminal } from './terminal.js';
+import { giveBack } from './frame-pool.js';
 import { ShellStartup } from './shell.js';
 import { encodeKey } from './keys.js';
 import { ptyModesNative } from './echo.js';
@@ -47,6 +48,7 @@ process.on('uncaughtException', (e: Error) => {
 });
 
 function fromRelay(m: RelayToPty): void {
+  if (m.t === 'spent') { giveBack(m.buf); return; }
   const term = terminals.get(m.id);
   if (!term) return;
   switch (m.t) {

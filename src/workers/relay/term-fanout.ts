@@ -25,7 +25,7 @@ export interface TermViewInfo { number: number; seat: string; shell: string; cwd
 
 /** The pty worker's terminal port, as this side uses it. */
 export interface PtyPort {
-  postMessage(m: RelayToPty): void;
+  postMessage(m: RelayToPty, transfer?: ArrayBuffer[]): void;
   on(event: 'message', cb: (m: PtyToRelay) => void): void;
   close(): void;
 }
@@ -146,7 +146,7 @@ export class TermFanout {
 
   private output(term: number, frame: Uint8Array): void {
     const t = this.terms.get(term);
-    if (!t) return;
+    if (!t) { this.spent(frame); return; }
     // Counted as the client counts its acks: the shell's bytes, not the header.
     const bytes = frame.byteLength - TERM_HEADER_BYTES;
     for (const v of t.viewers.values()) {
@@ -164,15 +164,23 @@ export class TermFanout {
       t.bytes = (t.bytes ?? 0) + frame.byteLength;
     }
     if (t.holder !== null && (t.viewers.get(t.holder)?.unacked ?? 0) > HOLDER_BACKLOG_HIGH_BYTES) this.setHolderBehind(t, true);
+    this.spent(frame);
+  }
+
+  /** Every socket copied the frame as it was sent: its buffer goes back to be framed in again. */
+  private spent(frame: Uint8Array): void {
+    const buf = frame.buffer as ArrayBuffer;
+    this.port?.postMessage({ t: 'spent', buf }, [buf]);
   }
 
   private repainted(term: number, viewer: number, cols: number, rows: number, frame: Uint8Array): void {
     const v = this.terms.get(term)?.viewers.get(viewer);
     const sink = this.sinkOf(viewer);
-    if (!v || !sink) return;
+    if (!v || !sink) { this.spent(frame); return; }
     sink.send(encodeControl({ t: 'term_view', term, number: v.view.number, seat: v.view.seat, shell: v.view.shell, cwd: v.view.cwd, cols, rows } satisfies TermServerMessage));
     v.unacked += frame.byteLength - TERM_HEADER_BYTES;
     sink.send(frame);
+    this.spent(frame);
     v.live = true;
     this.onLive(term, viewer);
   }
