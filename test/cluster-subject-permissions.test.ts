@@ -70,7 +70,7 @@ describe('nodes held to their own subjects', () => {
     }
   });
 
-  it('beta\'s credential may not speak for alpha nor read what alpha sends gamma', async () => {
+  it('beta\'s credential may not speak for alpha nor read what alpha sends gamma, nor ask for a download as gamma or read the asks gamma gets', async () => {
     const nc = await connect({ servers: cluster.nats.url, user: 'beta', pass: cluster.nats.passwords!.beta! });
     try {
       const seen = await violations(nc, () => {
@@ -79,9 +79,12 @@ describe('nodes held to their own subjects', () => {
         nc.publish('forge.node.gamma.pushes.alpha', new Uint8Array(4));
         nc.subscribe('forge.term.gamma.*');
         nc.subscribe('forge.frames.alpha.*.gamma');
+        // A download piece asked of alpha as if by gamma, and the asks meant for gamma.
+        nc.publish('forge.dl.alpha.gamma', new Uint8Array(4));
+        nc.subscribe('forge.dl.gamma.*');
       });
       const text = seen.join('\n');
-      for (const subject of ['forge.presence.alpha', 'forge.term.gamma.alpha', 'forge.node.gamma.pushes.alpha', 'forge.term.gamma.*', 'forge.frames.alpha.*.gamma']) {
+      for (const subject of ['forge.presence.alpha', 'forge.term.gamma.alpha', 'forge.node.gamma.pushes.alpha', 'forge.term.gamma.*', 'forge.frames.alpha.*.gamma', 'forge.dl.alpha.gamma', 'forge.dl.gamma.*']) {
         expect(text).toContain(subject);
       }
       expect(text).toMatch(/permissions violation/i);
