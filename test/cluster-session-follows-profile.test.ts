@@ -5,11 +5,12 @@
  * tabs it had there were lost. The agent keeps its session id throughout.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectAgent, type RunningServer, type Agent } from './helpers/server.js';
+import { connectAgent, startForge, type RunningServer, type Agent } from './helpers/server.js';
 import { servePages, type PageServer } from './helpers/pages.js';
 import { startCluster, type TestCluster } from './helpers/cluster.js';
+import { clusterToml } from './helpers/nats.js';
 
-let cluster: TestCluster;
+let cluster: TestCluster<'beta'>;
 let alpha: RunningServer;
 let beta: RunningServer;
 let gamma: RunningServer;
@@ -27,10 +28,12 @@ async function heard(node: RunningServer, line: string): Promise<void> {
 
 beforeAll(async () => {
   pages = await servePages({ '/': '<title>Moved</title><p>moved</p>' });
-  // beta hosts no browser: a session opened there while no node hosts the profile is beta's own.
-  cluster = await startCluster(['alpha', 'beta', 'gamma'], { roles: { beta: ['terminal', 'viewer', 'mcp'] } });
-  ({ alpha, beta, gamma } = cluster.nodes as Record<'alpha' | 'beta' | 'gamma', RunningServer>);
+  // beta hosts no browser, and no node that does is in the cluster yet: a session opened there is
+  // beta's own (with a node that hosts browsers in it, beta would place the profile there at once).
+  cluster = await startCluster(['beta'], { roles: { beta: ['terminal', 'viewer', 'mcp'] } });
+  beta = cluster.nodes.beta;
   early = await connectAgent(beta, 'default/early/lead');
+  [alpha, gamma] = await Promise.all(['alpha', 'gamma'].map((n) => startForge({ toml: clusterToml(cluster.nats, n) })));
   earlySession = sessionOf(early);
   expect((await early.client.listTools()).tools.length).toBeGreaterThan(0);
   // Then alpha takes the profile.
@@ -41,6 +44,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   for (const a of [early, ...agents]) await a?.close().catch(() => undefined);
+  await Promise.allSettled([alpha, gamma].filter(Boolean).map((n) => n.stop()));
   await cluster?.stop();
   await pages?.close();
 });

@@ -12,11 +12,12 @@ export interface TestCluster<N extends string = string> {
 
 /**
  * `users`: each node joins as its own NATS user, held to forge's per-node permissions, instead of
- * the shared token. `roles`: a node's [cluster] roles, where not all four.
+ * the shared token. `roles`: a node's [cluster] roles, where not all four. `toml`: more of every
+ * node's forge.toml (its projects' profiles, say).
  */
-export async function startCluster<N extends string>(names: N[], opts: { users?: boolean; roles?: Partial<Record<N, string[]>> } = {}): Promise<TestCluster<N>> {
+export async function startCluster<N extends string>(names: N[], opts: { users?: boolean; roles?: Partial<Record<N, string[]>>; toml?: string } = {}): Promise<TestCluster<N>> {
   const nats = await startNats(opts.users ? { users: names } : {});
-  const started = await Promise.allSettled(names.map((n) => startForge({ toml: clusterToml(nats, n, opts.roles?.[n]) })));
+  const started = await Promise.allSettled(names.map((n) => startForge({ toml: `${opts.toml ?? ''}\n${clusterToml(nats, n, opts.roles?.[n])}` })));
   const nodes = {} as Record<N, RunningServer>;
   started.forEach((s, i) => { if (s.status === 'fulfilled') nodes[names[i]!] = s.value; });
   const stop = async (): Promise<void> => {

@@ -86,9 +86,14 @@ export class ProfileLeases {
 
   /** Takes (or renews) the lease at `rev` for this node. */
   private hold(key: string, rev: number): void {
+    const taken = !this.held.has(key);
     this.held.set(key, rev);
     this.renewedAt.set(key, Date.now());
+    if (taken) this.presence.sayNow();
   }
+
+  /** How many profiles this node hosts now. */
+  get count(): number { return this.held.size; }
 
   /** Whether node `other`'s own record of holding `key` is in the bucket now (read, not watched). */
   private async vouches(other: string, key: string): Promise<boolean> {

@@ -27,10 +27,16 @@ export class ClusterNode {
     presence.onGone((node) => this.mcp.nodeGone(node));
   }
 
-  /** The live node hosting profile `key`, when it is another node. */
+  /**
+   * The node an agent's session for profile `key` is served by, when it is another node: the live
+   * node hosting the profile; or, for a profile no live node hosts, asked on a node that hosts no
+   * browsers, the node that hosts browsers and the fewest profiles (which takes the profile on its
+   * first call). A node that hosts browsers takes a free profile itself.
+   */
   private hostOf(key: string): string | undefined {
     const owner = this.leases.owner(key);
-    return owner !== undefined && owner !== this.cfg.node && this.presence.alive(owner) ? owner : undefined;
+    if (owner !== undefined && this.presence.alive(owner)) return owner !== this.cfg.node ? owner : undefined;
+    return this.cfg.roles.includes('browser') ? undefined : this.presence.leastLoadedBrowserNode();
   }
 
   /** An agent's session for a profile another live node hosts is served there (see mcp-forward.ts). */
@@ -53,6 +59,7 @@ export class ClusterNode {
     const nc = await connectNats(cfg, 'main');
     const presence = new Presence(nc, cfg.node);
     const leases = await ProfileLeases.open(nc, cfg.node, cfg.roles.includes('browser'), presence);
+    presence.describe(() => ({ browser: cfg.roles.includes('browser'), profiles: leases.count }));
     const keyWatch = await followLinkKeys(nc, keys, {
       publish: true,
       unreadable: (node) => log.warn({ node }, `node ${node} published a link key that is not an Ed25519 public key; its links open nothing`),

@@ -22,8 +22,18 @@ export const PRESENCE_PERIOD_MS = 250;
  * (1 s: a long evaluation, a burst of encodes, a collection) between two beats still lives.
  */
 export const NODE_SILENT_MS = 1_250;
-/** A node's last word on its presence subject as it stops (a beat is empty). */
-const LEAVING = new TextEncoder().encode('leaving');
+/** A node's last word on its presence subject as it stops (a beat says what the node is: see beatOf). */
+const LEAVING = 'leaving';
+
+/** What a node's beat says of it: whether it hosts browsers, and how many profiles it hosts now. */
+export interface NodeFacts { browser: boolean; profiles: number }
+
+/** A beat: `B:N` (B 1 when the node hosts browsers, N the profiles it hosts). */
+function beatOf(f: NodeFacts): Uint8Array { return new TextEncoder().encode(`${f.browser ? 1 : 0}:${f.profiles}`); }
+function factsOf(data: Uint8Array): NodeFacts | undefined {
+  const m = /^([01]):(\d{1,9})$/.exec(new TextDecoder().decode(data));
+  return m ? { browser: m[1] === '1', profiles: Number(m[2]) } : undefined;
+}
 /** How often silence is looked for, ms. */
 const PRESENCE_CHECK_MS = 100;
 /**
@@ -34,6 +44,10 @@ const STALLED_CHECK_MS = 4 * PRESENCE_CHECK_MS;
 
 export class Presence {
   private readonly heard = new Map<string, number>();
+  /** What each node heard said of itself in its last beat. */
+  private readonly facts = new Map<string, NodeFacts>();
+  /** What this node says of itself: set once its leases are open. */
+  private own: () => NodeFacts = () => ({ browser: false, profiles: 0 });
   private readonly startedAt = Date.now();
   private readonly beat: NodeJS.Timeout;
   private readonly check: NodeJS.Timeout;
@@ -51,9 +65,11 @@ export class Presence {
       callback: (_e, m) => {
         const who = m.subject.slice(subjects.presence('').length);
         if (who === node) return;
-        if (m.data.byteLength > 0) { this.left(who); return; }
+        const facts = factsOf(m.data);
+        if (!facts) { if (new TextDecoder().decode(m.data) === LEAVING) this.left(who); return; }
         if (!this.heard.has(who)) log.info({ node: who }, `node ${who} is in the cluster`);
         this.heard.set(who, Date.now());
+        this.facts.set(who, facts);
       },
     });
     const say = (): void => {
@@ -61,8 +77,9 @@ export class Presence {
       // A beat this late (a stall past what NODE_SILENT_MS tolerates) may have been heard as silence.
       if (now - this.lastSaid > NODE_SILENT_MS - PRESENCE_PERIOD_MS) this.troubleAt = now;
       this.lastSaid = now;
-      try { nc.publish(subjects.presence(node)); } catch { this.troubleAt = now; }
+      try { nc.publish(subjects.presence(node), beatOf(this.own())); } catch { this.troubleAt = now; }
     };
+    this.say = say;
     say();
     this.beat = setInterval(say, PRESENCE_PERIOD_MS);
     this.beat.unref();
@@ -81,6 +98,28 @@ export class Presence {
     this.connected = true;
     const now = Date.now();
     for (const who of this.heard.keys()) this.heard.set(who, now);
+  }
+
+  private readonly say: () => void;
+
+  /** What this node's beats say of it from now on; said at once. */
+  describe(own: () => NodeFacts): void { this.own = own; this.say(); }
+
+  /** This node's facts changed (it took a profile): said now rather than at the next beat. */
+  sayNow(): void { this.say(); }
+
+  /**
+   * Where a profile no node hosts is placed by a node that hosts no browsers: the live node that
+   * hosts browsers and the fewest profiles now (the first by name among equals), so a node added
+   * to the cluster takes the next profiles. None when no such node is heard.
+   */
+  leastLoadedBrowserNode(): string | undefined {
+    let best: { node: string; profiles: number } | undefined;
+    for (const [node, f] of this.facts) {
+      if (!f.browser || !this.alive(node)) continue;
+      if (!best || f.profiles < best.profiles || (f.profiles === best.profiles && node < best.node)) best = { node, profiles: f.profiles };
+    }
+    return best?.node;
   }
 
   /** Whether `node` (another node) has been heard within NODE_SILENT_MS. */
@@ -107,6 +146,7 @@ export class Presence {
     for (const [who, at] of this.heard) {
       if (Date.now() - at < NODE_SILENT_MS) continue;
       this.heard.delete(who);
+      this.facts.delete(who);
       log.warn({ node: who, silentMs: Date.now() - at }, `node ${who} stopped answering`);
       for (const cb of this.goneListeners) cb(who);
     }
@@ -114,6 +154,7 @@ export class Presence {
 
   /** Node `who` said it is stopping: gone now, not after its silence. */
   private left(who: string): void {
+    this.facts.delete(who);
     if (!this.heard.delete(who)) return;
     log.info({ node: who }, `node ${who} left the cluster`);
     for (const cb of this.goneListeners) cb(who);
@@ -121,7 +162,7 @@ export class Presence {
 
   /** Stops saying this node is alive, and tells the others it is leaving. */
   close(): void {
-    try { this.nc.publish(subjects.presence(this.node), LEAVING); } catch { /* off NATS: the others see the silence */ }
+    try { this.nc.publish(subjects.presence(this.node), new TextEncoder().encode(LEAVING)); } catch { /* off NATS: the others see the silence */ }
     clearInterval(this.beat);
     clearInterval(this.check);
     this.sub.unsubscribe();

@@ -11,7 +11,7 @@
  *   forge.mcp.<owner>.<from>                   an agent's HTTP request, forwarded to the node serving its session
  *   forge.mcpres.<from>.<owner>                its answer, streamed back (see mcp-forward.ts)
  *   forge.dl.<owner>.<from>                    a piece of a download the owner kept, asked with its link (see download-bridge.ts)
- *   forge.presence.<node>                      the node is alive (empty, four times a second)
+ *   forge.presence.<node>                      the node is alive, four times a second: `B:N` (hosts browsers 0/1, profiles it hosts), or `leaving`
  *
  * A frame crosses NATS once per subscribing node, whatever its number of viewers there. Every
  * subject names its sending node, and a receiver takes the sender from the subject, never from
