@@ -68,6 +68,16 @@ describe('an action answers what changed in the page since the seat last read it
     expect(r.text).not.toContain('Item number 30');
   });
 
+  it('a Tab that only moves the focus says where the focus went, though no line changed', async () => {
+    await a.call('browser_snapshot');
+    const r = await a.call('browser_press_key', { key: 'Tab' });
+    expect(r.isError).toBe(false);
+    expect(r.text).toContain('unchanged since your last snapshot of this tab');
+    expect(r.text).toMatch(/- Focus moved to button "Open filters" \[ref=(?:f\d+)?e\d+\]/);
+    // Read again with nothing moved: nothing is said of the focus.
+    expect((await a.call('browser_press_key', { key: 'Shift' })).text).not.toContain('Focus moved');
+  });
+
   it('a navigation to another page answers the whole page', async () => {
     const snap = (await a.call('browser_snapshot')).text;
     const r = await a.call('browser_click', { target: refOf(snap, 'link', 'Other page') });

@@ -33,7 +33,17 @@ describe('the changes between two snapshots of one document name every line an a
   });
 
   it('two equal snapshots have no changes', () => {
-    expect(changesBetween(BEFORE, BEFORE)).toMatchObject({ added: 0, changed: 0, removed: 0, unchanged: 9, text: '' });
+    const c = changesBetween(BEFORE, BEFORE);
+    expect(c).toMatchObject({ added: 0, changed: 0, removed: 0, unchanged: 9, text: '' });
+    expect(c.focus).toBeUndefined();
+  });
+
+  it('focus that moved and nothing else is no changed line, but says where the focus went', () => {
+    const tabbed = BEFORE.replace('generic [active] [ref=e1]', 'generic [ref=e1]').replace('textbox "Search" [ref=e3]', 'textbox "Search" [active] [ref=e3]');
+    const c = changesBetween(BEFORE, tabbed);
+    expect(c).toMatchObject({ added: 0, changed: 0, removed: 0, text: '', focus: 'textbox "Search" [ref=e3]' });
+    expect(changesBetween(BEFORE, BEFORE.replace(' [active]', '')).focus).toBe('nothing');
+    expect(changesBetween(BEFORE, AFTER).focus).toBe('textbox "Search" [ref=e3]: blue');
   });
 
   it('a tab keeps the last reading of a bounded number of seats', () => {

@@ -35,7 +35,18 @@ function parse(text: string): Line[] {
   return out;
 }
 
-export interface Changes { added: number; changed: number; removed: number; unchanged: number; text: string }
+/**
+ * `focus`: where the focus went when it moved (the focused element's line, without its marker),
+ * or `nothing` when no element holds it now; absent when it stayed. Not a changed line, but said:
+ * a Tab that moved it is an answer the agent reads.
+ */
+export interface Changes { added: number; changed: number; removed: number; unchanged: number; text: string; focus?: string }
+
+/** The focused element's line (its ref, role and name, without the marker), if a line holds the focus. */
+function focusOf(lines: Line[]): string | undefined {
+  const l = lines.find((x) => ACTIVE.test(x.text));
+  return l ? l.trimmed.replace(/^- /, '').replace(/:$/, '') : undefined;
+}
 
 /** Refs as short runs: e12-e40, e55. */
 function refRuns(refs: string[]): string {
@@ -93,7 +104,12 @@ export function changesBetween(before: string, now: string): Changes {
   const changed = mark.filter((m) => m === '~').length;
   const removed = goneRefs.length + goneTexts;
   if (removed) out.push(`# removed: ${removed} line${removed === 1 ? '' : 's'}${goneRefs.length ? ` (refs ${refRuns(goneRefs)})` : ''}`);
-  return { added, changed, removed, unchanged: cur.length - added - changed, text: out.join('\n') };
+  const focusBefore = focusOf(old);
+  const focusNow = focusOf(cur);
+  return {
+    added, changed, removed, unchanged: cur.length - added - changed, text: out.join('\n'),
+    ...(focusNow !== focusBefore ? { focus: focusNow ?? 'nothing' } : {}),
+  };
 }
 
 interface Reading { document: number; text: string }

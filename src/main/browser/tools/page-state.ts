@@ -45,9 +45,10 @@ export async function pageState(tab: Tab, withSnapshot = true, changesFor?: Prof
   if (before && before.document === document) {
     const c = changesBetween(before.text, snapshot);
     if (c.text.length <= snapshot.length * CHANGES_WHOLE_SHARE) {
-      if (!c.text) return [...lines, `- Page snapshot: unchanged since your last snapshot of this tab (${c.unchanged} lines)`].join('\n');
+      const focus = c.focus === undefined ? [] : [`- Focus moved to ${c.focus}`];
+      if (!c.text) return [...lines, `- Page snapshot: unchanged since your last snapshot of this tab (${c.unchanged} lines)${c.focus === undefined ? '' : ' but for the focus'}`, ...focus].join('\n');
       const counts = [c.added && `${c.added} added`, c.changed && `${c.changed} changed`, c.removed && `${c.removed} removed`].filter(Boolean).join(', ');
-      return [...lines, `- Page changes since your last snapshot of this tab (${counts}, ${c.unchanged} unchanged; + added, ~ changed; browser_snapshot answers the whole page):`, '```', cut(c.text), '```'].join('\n');
+      return [...lines, ...focus, `- Page changes since your last snapshot of this tab (${counts}, ${c.unchanged} unchanged; + added, ~ changed; browser_snapshot answers the whole page):`, '```', cut(c.text), '```'].join('\n');
     }
   }
   // An action's whole answer (a new page) shows long lists by their first entries; browser_snapshot shows all.
