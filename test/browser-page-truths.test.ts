@@ -49,6 +49,15 @@ describe('refs and selectors are never guessed', () => {
     expect(r.isError).toBe(false);
   });
 
+  it('an element named as the snapshot line writes it (role and name, or the line with its ref) is that element', async () => {
+    const snap = await a.call('browser_snapshot');
+    const line = /button "Only"[^\n]*\[ref=(?:f\d+)?e\d+\]/.exec(snap.text)![0];
+    expect((await a.call('browser_click', { target: 'button "Only"' })).isError).toBe(false);
+    expect((await a.call('browser_click', { target: line })).isError).toBe(false);
+    // Two buttons named Save: the role and name alone stay ambiguous, and are refused as a selector would be.
+    expect((await a.call('browser_click', { target: 'button "Save"' })).text).toMatch(/matches 2 elements/);
+  });
+
   it('a ref whose element is gone is refused, asking for a fresh snapshot', async () => {
     const snap = await a.call('browser_snapshot');
     const ref = /button "Vanish" \[ref=((?:f\d+)?e\d+)\]/.exec(snap.text)![1];

@@ -8,10 +8,29 @@ import { ForgeError } from '../../shared/errors.js';
 import type { Tab } from './tabs.js';
 
 const REF_RE = /^(f\d+)?e\d+$/;
+/** A snapshot line's ref, wherever it stands in the line (`button "Go" [ref=e5]`). */
+const LINE_REF_RE = /\[ref=((?:f\d+)?e\d+)\]/;
+/** How a snapshot line starts (its bullet, or a role and a quoted name), which no CSS selector does. */
+const LINE_START_RE = /^(?:- |[a-z]+ ")/;
+/** A snapshot line's role and name as the snapshot writes them (`- textbox "Name"`), nothing after. */
+const LINE_ROLE_RE = /^(?:- )?([a-z]+) ("(?:[^"\\]|\\.)*")$/;
+
+/**
+ * What an agent copied from a snapshot, as a ref or a selector: a line that carries its ref is
+ * that ref; `ROLE "NAME"` is the role selector for exactly that name. Anything else is as given
+ * (neither form is valid CSS, so no selector changes meaning).
+ */
+export function targetOf(target: string): string {
+  const t = target.trim();
+  const ref = LINE_START_RE.test(t) ? LINE_REF_RE.exec(t) : null;
+  if (ref) return ref[1];
+  const role = LINE_ROLE_RE.exec(t);
+  return role ? `role=${role[1]}[name=${role[2]}s]` : t;
+}
 
 export async function locate(tab: Tab, target: string): Promise<Locator> {
   const name = `tab ${tab.number} (${tab.pageId})`;
-  const t = target.trim();
+  const t = targetOf(target);
   if (!t) throw new ForgeError('bad_request', 'name the element: a ref from browser_snapshot (e5) or a role selector (role=button[name="Save"])');
   const isRef = REF_RE.test(t);
   const locator = isRef ? tab.page.getByRef(t) : tab.page.locator(t);

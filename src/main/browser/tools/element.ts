@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { ForgeError } from '../../../shared/errors.js';
 
-const TARGET_WORDS = 'The element: a ref from browser_snapshot (e5), or a unique selector such as role=button[name="Save"]';
+const TARGET_WORDS = 'The element: a ref from browser_snapshot (e5), or a unique selector such as role=button[name="Save"] (the snapshot\'s own words, button "Save", name that role and name)';
 
 export const elementShape = {
   element: z.string().optional().describe('Human-readable description of the element, for the log'),

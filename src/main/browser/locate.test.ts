@@ -1,0 +1,18 @@
+import { describe, expect, it } from 'vitest';
+import { targetOf } from './locate.js';
+
+describe('an element named as the snapshot writes it', () => {
+  it('a snapshot line that carries its ref names that ref', () => {
+    expect(targetOf('button "Go" [ref=e5]')).toBe('e5');
+    expect(targetOf('- textbox "Name" [active] [ref=f1e4]: Ada')).toBe('f1e4');
+  });
+
+  it('a role and a quoted name name exactly that element by role', () => {
+    expect(targetOf('textbox "Name"')).toBe('role=textbox[name="Name"s]');
+    expect(targetOf('- button "Say \\"hi\\""')).toBe('role=button[name="Say \\"hi\\""s]');
+  });
+
+  it('refs and selectors are left as given', () => {
+    for (const t of ['e5', 'f2e10', 'role=button[name="Save"]', '#q', 'button[ref=e5]', 'div [ref=e5]', 'text=Go']) expect(targetOf(t)).toBe(t);
+  });
+});
