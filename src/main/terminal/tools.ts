@@ -96,7 +96,7 @@ export function registerTerminalTools(s: TerminalToolHost, server: McpServer, sc
 
   server.registerTool('terminal__write', {
     description: 'Type into your terminal: `text` as typed (no Enter added), then `keys`, named keys such as Enter, Tab, Escape, Up, Ctrl-C, Ctrl-D.',
-    inputSchema: { text: z.string().max(TERMINAL_WRITE_MAX_CHARS).optional(), keys: z.array(z.string()).max(64).optional() },
+    inputSchema: z.object({ text: z.string().max(TERMINAL_WRITE_MAX_CHARS).optional(), keys: z.array(z.string()).max(64).optional() }).strict(),
   }, ({ text, keys }) => guarded(sctx, 'terminal__write', async () => {
     if (!text && !keys?.length) throw new ForgeError('bad_request', 'terminal__write needs `text`, `keys`, or both');
     return use(async (r) => {
@@ -109,7 +109,7 @@ export function registerTerminalTools(s: TerminalToolHost, server: McpServer, sc
 
   server.registerTool('terminal__run', {
     description: 'Run one command line in your terminal and return its output and exit code. Exact when the shell emits prompt marks (source "osc133"); otherwise the screen is read once output goes quiet (source "heuristic", exit_code null).',
-    inputSchema: { command: z.string().min(1).max(TERMINAL_WRITE_MAX_CHARS), timeout_ms: timeout },
+    inputSchema: z.object({ command: z.string().min(1).max(TERMINAL_WRITE_MAX_CHARS), timeout_ms: timeout }).strict(),
     outputSchema: { output: z.string(), exit_code: z.number().nullable(), source: z.enum(['osc133', 'heuristic']), timed_out: z.boolean().optional(), cut: z.boolean().optional() },
   }, ({ command, timeout_ms }) => guarded(sctx, 'terminal__run', () => use(async (r) => {
     personHolds(r);
@@ -124,7 +124,7 @@ export function registerTerminalTools(s: TerminalToolHost, server: McpServer, sc
 
   server.registerTool('terminal__read', {
     description: 'Read your terminal\'s screen as text, with the cursor and the state (busy, password wanted, exact marks or heuristic). Like every terminal tool, refused while your person holds the terminal (they took control, or your hand-off is waiting): what they type is theirs.',
-    inputSchema: {},
+    inputSchema: z.object({}).strict(),
   }, () => guarded(sctx, 'terminal__read', () => use(async (r) => {
     personHolds(r);
     const res = await s.pty.request<ScreenRead>({ t: 'read', id: r.id });
@@ -135,7 +135,7 @@ export function registerTerminalTools(s: TerminalToolHost, server: McpServer, sc
 
   server.registerTool('terminal__wait', {
     description: 'Wait until the running command is done (until "done") or until `text` shows on the screen (until "text").',
-    inputSchema: { until: z.enum(['done', 'text']), text: z.string().max(1000).optional(), timeout_ms: timeout },
+    inputSchema: z.object({ until: z.enum(['done', 'text']), text: z.string().max(1000).optional(), timeout_ms: timeout }).strict(),
   }, ({ until, text, timeout_ms }) => guarded(sctx, 'terminal__wait', () => use(async (r) => {
     personHolds(r);
     r.agentWaits++;
@@ -155,7 +155,7 @@ export function registerTerminalTools(s: TerminalToolHost, server: McpServer, sc
 
   server.registerTool('terminal__close', {
     description: 'Close your terminal: its shell and everything running in it end.',
-    inputSchema: {},
+    inputSchema: z.object({}).strict(),
   }, () => guarded(sctx, 'terminal__close', async () => {
     const r = s.forSeat(seat);
     if (!r) return answerOf('your seat has no terminal open');
@@ -166,7 +166,7 @@ export function registerTerminalTools(s: TerminalToolHost, server: McpServer, sc
 
   server.registerTool('terminal_hand_off', {
     description: 'Hand your terminal to your person (a password, a confirmation, anything you must not type) and wait for their Done or Not now. Never ask for a secret in text.',
-    inputSchema: { reason: z.string().min(1).max(500), hidden: z.boolean().optional() },
+    inputSchema: z.object({ reason: z.string().min(1).max(500), hidden: z.boolean().optional() }).strict(),
   }, ({ reason, hidden }, extra) => guarded(sctx, 'terminal_hand_off', async () => {
     const r = await open();
     if (r.handOff) throw new ForgeError('hand_off', `terminal ${r.number} already has a hand-off waiting ("${r.handOff.reason}")`);
