@@ -9,6 +9,7 @@ describe('an element named as the snapshot writes it', () => {
 
   it('a role and a quoted name name exactly that element by role', () => {
     expect(targetOf('textbox "Name"')).toBe('role=textbox[name="Name"s]');
+    expect(targetOf('- list "Tags":')).toBe('role=list[name="Tags"s]');
     expect(targetOf('- button "Say \\"hi\\""')).toBe('role=button[name="Say \\"hi\\""s]');
   });
 

@@ -12,8 +12,8 @@ const REF_RE = /^(f\d+)?e\d+$/;
 const LINE_REF_RE = /\[ref=((?:f\d+)?e\d+)\]/;
 /** How a snapshot line starts (its bullet, or a role and a quoted name), which no CSS selector does. */
 const LINE_START_RE = /^(?:- |[a-z]+ ")/;
-/** A snapshot line's role and name as the snapshot writes them (`- textbox "Name"`), nothing after. */
-const LINE_ROLE_RE = /^(?:- )?([a-z]+) ("(?:[^"\\]|\\.)*")$/;
+/** A snapshot line's role and name as the snapshot writes them (`- textbox "Name"`, `- list "Tags":`), nothing after. */
+const LINE_ROLE_RE = /^(?:- )?([a-z]+) ("(?:[^"\\]|\\.)*"):?$/;
 
 /**
  * What an agent copied from a snapshot, as a ref or a selector: a line that carries its ref is
