@@ -1,7 +1,8 @@
 /**
  * A node that hosts no browsers (its [cluster] roles leave "browser" out) places a profile no node
  * hosts on the node that hosts browsers and the fewest profiles: an agent reaching it is served,
- * not refused, and a node added to the cluster takes the next profiles.
+ * not refused, and a node added to the cluster takes the next profiles. A node that hosts browsers
+ * keeps a free profile that reaches it among equals, and places it on a node holding fewer.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectAgent, type RunningServer, type Agent } from './helpers/server.js';
@@ -25,7 +26,7 @@ beforeAll(async () => {
   pages = await servePages({ '/': '<title>Placed</title><p>placed</p>' });
   cluster = await startCluster(['alpha', 'front', 'gamma'], {
     roles: { front: ['viewer', 'mcp'] },
-    toml: '[projects.blog]\nbrowser_profile = "blog"\n',
+    toml: '[projects.blog]\nbrowser_profile = "blog"\n[projects.shop]\nbrowser_profile = "shop"\n[projects.docs]\nbrowser_profile = "docs"\n',
   });
   ({ alpha, front, gamma } = cluster.nodes);
 });
@@ -70,5 +71,24 @@ describe('placing a profile from a node that hosts no browsers', () => {
     } finally {
       await person.close();
     }
+  });
+
+  it('a node with browsers keeps a free profile while no node holds fewer, and places it on one that does', async () => {
+    const first = leasesTaken(alpha).includes('default/default') ? alpha : gamma;
+    const other = first === alpha ? gamma : alpha;
+    // One profile each: the node the agent reached keeps the third.
+    const c = await connectAgent(first, 'default/shop/lead');
+    agents.push(c);
+    const r1 = await c.call('browser_navigate', { url: `${pages.url}?shop` });
+    expect(r1.isError, r1.text).toBe(false);
+    expect(leasesTaken(first)).toEqual(['default/default', 'default/shop']);
+    // Two against one: the fourth reaching the same node goes to the other.
+    const d = await connectAgent(first, 'default/docs/lead');
+    agents.push(d);
+    const r2 = await d.call('browser_navigate', { url: `${pages.url}?docs` });
+    expect(r2.isError, r2.text).toBe(false);
+    expect(r2.text).toContain('Placed');
+    expect(leasesTaken(other)).toEqual(['default/blog', 'default/docs']);
+    expect(leasesTaken(first)).toEqual(['default/default', 'default/shop']);
   });
 });

@@ -29,14 +29,15 @@ export class ClusterNode {
 
   /**
    * The node an agent's session for profile `key` is served by, when it is another node: the live
-   * node hosting the profile; or, for a profile no live node hosts, asked on a node that hosts no
-   * browsers, the node that hosts browsers and the fewest profiles (which takes the profile on its
-   * first call). A node that hosts browsers takes a free profile itself.
+   * node hosting the profile; or, for a profile no live node hosts, the node that hosts browsers
+   * and the fewest profiles (which takes the profile on its first call). A node that hosts
+   * browsers keeps a free profile itself unless another holds fewer: add a node, and it takes load.
    */
   private hostOf(key: string): string | undefined {
     const owner = this.leases.owner(key);
     if (owner !== undefined && this.presence.alive(owner)) return owner !== this.cfg.node ? owner : undefined;
-    return this.cfg.roles.includes('browser') ? undefined : this.presence.leastLoadedBrowserNode();
+    const to = this.presence.leastLoadedBrowserNode();
+    return to !== this.cfg.node ? to : undefined;
   }
 
   /** An agent's session for a profile another live node hosts is served there (see mcp-forward.ts). */

@@ -109,15 +109,18 @@ export class Presence {
   sayNow(): void { this.say(); }
 
   /**
-   * Where a profile no node hosts is placed by a node that hosts no browsers: the live node that
-   * hosts browsers and the fewest profiles now (the first by name among equals), so a node added
-   * to the cluster takes the next profiles. None when no such node is heard.
+   * Where a profile no live node hosts is placed: the live node that hosts browsers and the fewest
+   * profiles now, this node among them when it hosts browsers (and preferred among equals, so a
+   * node keeps what reaches it until another holds fewer; otherwise the first by name), so a node
+   * added to the cluster takes the next profiles. None when no node hosts browsers.
    */
   leastLoadedBrowserNode(): string | undefined {
-    let best: { node: string; profiles: number } | undefined;
+    const own = this.own();
+    let best: { node: string; profiles: number } | undefined = own.browser ? { node: this.node, profiles: own.profiles } : undefined;
     for (const [node, f] of this.facts) {
       if (!f.browser || !this.alive(node)) continue;
-      if (!best || f.profiles < best.profiles || (f.profiles === best.profiles && node < best.node)) best = { node, profiles: f.profiles };
+      const fewer = !best || f.profiles < best.profiles;
+      if (fewer || (f.profiles === best!.profiles && best!.node !== this.node && node < best!.node)) best = { node, profiles: f.profiles };
     }
     return best?.node;
   }
