@@ -21,6 +21,7 @@ import type { AgentCap } from './tools/caps.js';
 import { SeatFiles, mimeOf, type FileLink } from './tools/seat-files.js';
 import { onTab } from './tools/on-tab.js';
 import { header, pageState } from './tools/page-state.js';
+import { actionAnswer } from './tools/pointer.js';
 import type { ToolDef, ToolHost } from './tools/tool-def.js';
 
 const element = elementShape.element;
@@ -48,10 +49,8 @@ const TOOLS: ToolDef[] = [
     name: 'browser_press_key',
     description: 'Press a key in your current tab, such as ArrowLeft, Enter, Escape or a character.',
     schema: z.object({ key: z.string() }).strict(),
-    run: (a, ctx, p) => onTab(p, ctx, 'browser_press_key', 'pressing a key', async (tab) => {
-      await tab.page.keyboard.press(a.key as string);
-      return pageState(tab, true, p);
-    }),
+    // Answered as a click is: Enter submits a form, a shortcut's handler navigates or raises a dialog.
+    run: (a, ctx, p) => onTab(p, ctx, 'browser_press_key', 'pressing a key', (tab) => actionAnswer(p, tab, 'key press', () => tab.page.keyboard.press(a.key as string))),
   },
   {
     name: 'browser_evaluate',
