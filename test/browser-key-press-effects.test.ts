@@ -45,7 +45,7 @@ describe('a key press answers with what it started', () => {
     await a.call('browser_evaluate', { function: '() => document.activeElement.blur()' });
     const r = await a.call('browser_press_key', { key: 'g' });
     expect(r.isError, r.text).toBe(false);
-    expect(r.text).toContain(`navigated the tab to ${pages.origin}/later`);
+    expect(r.text, r.text).toContain(`navigated the tab to ${pages.origin}/later`);
     expect(r.text).toContain('Went later');
   });
 

@@ -48,6 +48,9 @@ export const ACTION_TRACKER_SCRIPT = `(() => {
   window.clearTimeout = native(function clearTimeout(id) { pending.delete(id); return ct(id); }, ct);
   try { navigation.addEventListener('navigate', (e) => { if (!e.destination.sameDocument) navAt = Date.now(); }); } catch {}
   addEventListener('beforeunload', () => { navAt = Date.now(); }, true);
+  // A form's submission navigates from a task of its own, after the key or click that sent it has
+  // returned; its submit event comes at once, and one no handler stopped is a navigation begun.
+  addEventListener('submit', (e) => { if (!e.defaultPrevented && e.target.method !== 'dialog') navAt = Date.now(); });
   Object.defineProperty(window, '${TRACKER}', { value: (since) => {
     let due = 0;
     for (const t of pending.values()) if (t.at >= since && t.due > due) due = t.due;
@@ -130,8 +133,9 @@ export async function watchAction(tab: Tab, verb: string, act: () => Promise<voi
         await sleep(now + NAV_START_WAIT_MS);
         break;
       }
-      // A timer the action set is still to run (each is due within ACTION_TIMER_MAX_MS of being set).
-      if (asked.due > now) { await sleep(asked.due + TIMER_SLACK_MS); continue; }
+      // A timer the action set is still to run (each is due within ACTION_TIMER_MAX_MS of being set;
+      // one past due has not run yet because the page is busy, and is waited for as well).
+      if (asked.due > 0) { await sleep(Math.max(asked.due, now) + TIMER_SLACK_MS); continue; }
       // A page loaded before the tracker existed cannot say, and requests in flight may still lead somewhere.
       if ((asked.due < 0 || inFlight.size) && now < deadline) { await sleep(deadline); if (asked.due < 0) break; continue; }
       break;
