@@ -8,6 +8,7 @@ import { ForgeError } from '../../shared/errors.js';
 import { DRIVER_ATTACH_TIMEOUT_MS, DEFAULT_PAGE_WIDTH, DEFAULT_PAGE_HEIGHT } from '../../shared/limits.js';
 import type { BrowserHost } from './host/host.js';
 import { PARK_LEFT } from '../../workers/cdp/windows.js';
+import { installTracker } from './action-tracker.js';
 import { OPEN_REFUSED_BINDING, PAGE_INIT_SCRIPT, type OpenRefusal, type OpenRule } from './init-script.js';
 import { blockedRequestPatterns, requestBlocked, type UrlPolicy } from './url-policy.js';
 import type { PopupFirstLoad } from './popup-gate.js';
@@ -86,6 +87,7 @@ export class Driver {
         const cdp = await browser.newBrowserCDPSession();
         const driver = new Driver(browser, context, cdp);
         await context.addInitScript(PAGE_INIT_SCRIPT);
+        await installTracker(context);
         await context.exposeBinding(OPEN_REFUSED_BINDING, (source, arg: unknown) => {
           const r = readRefusal(source.frame.url(), arg);
           if (r) driver.refusedListener(source.page, r);

@@ -18,13 +18,6 @@ import { overBudget, type BudgetCaps } from './tab-budget.js';
 import { log } from '../logging.js';
 import { recordPage } from './page-records.js';
 
-/**
- * Grace for the browser to announce a popup a call's action opened, ms, counted from the start
- * of the call's work: the work (its snapshot mostly) runs meanwhile, so only calls shorter than
- * the grace wait for it. A popup opened by the action itself is announced before the browser
- * answers the barrier that follows the work, however long the work took.
- */
-const POPUP_SETTLE_MS = 40;
 /** How long an orderly Browser.close may take before the host's processes are signalled, ms. */
 const BROWSER_CLOSE_WAIT_MS = 2_000;
 /** A page call's outer bound, ms: past every driver timeout, it catches a host that stopped answering. */
@@ -671,19 +664,14 @@ export class ProfileBrowser {
     return this.opts.shown(tab);
   }
 
-  /** Starts a call's popup grace (POPUP_SETTLE_MS); settlePopups awaits it after the work. */
-  popupGrace(): Promise<void> {
-    return new Promise((r) => setTimeout(r, POPUP_SETTLE_MS));
-  }
-
   /**
    * Waits until every popup the tab opened during a call is a registered tab, so the call's answer
-   * (and the next call) already knows it; bounded by POPUP_REGISTER_MAX_MS. `grace` is the
-   * call's popupGrace, started when its work began; a call that only reads the page has none
-   * and waits only for popups already announced.
+   * (and the next call) already knows it; bounded by POPUP_REGISTER_MAX_MS. A call that may have
+   * opened one (`barrier`) first lets the browser answer a barrier: a popup its work opened is
+   * announced before that answer. A call that only reads the page waits only for popups already announced.
    */
-  async settlePopups(tab: Tab, grace: Promise<void> | undefined): Promise<void> {
-    if (grace) await Promise.all([grace, this.driver?.barrier()]);
+  async settlePopups(tab: Tab, barrier: boolean): Promise<void> {
+    if (barrier) await this.driver?.barrier();
     const waits = [...this.pendingPopups.values()].filter((p) => p.opener === tab.pageId).map((p) => p.registered);
     if (waits.length) await Promise.race([Promise.all(waits), new Promise((r) => setTimeout(r, POPUP_REGISTER_MAX_MS))]);
   }

@@ -5,67 +5,35 @@
  * navigation it began, requests in flight), so an action that started nothing answers at once and
  * one that started something answers with what it caused.
  */
-import type { BrowserContext } from 'playwright-core';
 import { recordsOf, type RequestEntry } from '../page-records.js';
 import { NAVIGATION_TIMEOUT_MS } from '../../../shared/limits.js';
 import type { Tab } from '../tabs.js';
+import { TRACKED_TIMER_MAX_MS, askPending } from '../action-tracker.js';
 
 /**
  * Longest watch after an action, ms: a handler's timer (a navigation or an alert 100 ms after
  * the click) lands inside it; a page with nothing pending answers without waiting it out.
  */
-export const ACTION_WATCH_MS = 250;
-/** Timers the page sets with a delay up to this count as the action's pending work, ms. */
-const ACTION_TIMER_MAX_MS = ACTION_WATCH_MS;
+export const ACTION_WATCH_MS = TRACKED_TIMER_MAX_MS;
 /** After a pending timer is due, how long to give its work to reach forge, ms (a navigation's first request). */
 const TIMER_SLACK_MS = 15;
 /** Questions to the page after one action at most: a page that keeps setting short timers ends the watch. */
 const TRACKER_ASKS_MAX = 8;
-/** Longest wait for the page to answer the question, ms: a page stopped in a script does not hold the answer. */
-const TRACKER_ASK_MAX_MS = 2_000;
+/**
+ * A call that is no watched action (an evaluate, a navigation, a resize) still waits for the
+ * short timers it set that fall due within this long of its start, ms: a popup the page opens
+ * from such a timer is in the call's answer. Nothing pending, nothing waited.
+ */
+const CALL_TIMER_WINDOW_MS = 40;
+/** Questions to the page when a call settles at most: timers that set timers end it. */
+const SETTLE_ASKS_MAX = 4;
+/** Each tab's last watch, by when it began: a call whose action was watched settles with it. */
+const watched = new WeakMap<Tab, number>();
+
 /** Once the page says it began a navigation, how long its first request may take to reach forge, ms. */
 const NAV_START_WAIT_MS = 2_000;
 /** Longest wait for a started navigation's DOMContentLoaded once it committed, ms: a slow page answers as still loading. */
 const DOM_READY_WAIT_MS = 5_000;
-
-/** The page-side key of the tracker (not enumerable, so page scripts iterating window do not see it). */
-const TRACKER = '__forgeActionWatch';
-
-/** Records short timers and navigations as they start, for the question after an action. */
-export const ACTION_TRACKER_SCRIPT = `(() => {
-  if (window.${TRACKER}) return;
-  const pending = new Map();
-  let navAt = 0;
-  const st = window.setTimeout, ct = window.clearTimeout, ts = Function.prototype.toString;
-  const native = (f, real) => { try { Object.defineProperty(f, 'toString', { value: () => ts.call(real), configurable: true }); } catch {} return f; };
-  window.setTimeout = native(function setTimeout(fn, ms, ...rest) {
-    if (typeof fn !== 'function') return st(fn, ms, ...rest);
-    const delay = Number(ms) || 0;
-    const id = st(function () { pending.delete(id); return fn.apply(this, arguments); }, ms, ...rest);
-    if (delay <= ${ACTION_TIMER_MAX_MS}) pending.set(id, { at: Date.now(), due: Date.now() + delay });
-    return id;
-  }, st);
-  window.clearTimeout = native(function clearTimeout(id) { pending.delete(id); return ct(id); }, ct);
-  try { navigation.addEventListener('navigate', (e) => { if (!e.destination.sameDocument) navAt = Date.now(); }); } catch {}
-  addEventListener('beforeunload', () => { navAt = Date.now(); }, true);
-  // A form's submission navigates from a task of its own, after the key or click that sent it has
-  // returned; its submit event comes at once, and one no handler stopped is a navigation begun.
-  addEventListener('submit', (e) => { if (!e.defaultPrevented && e.target.method !== 'dialog') navAt = Date.now(); });
-  Object.defineProperty(window, '${TRACKER}', { value: (since) => {
-    let due = 0;
-    for (const t of pending.values()) if (t.at >= since && t.due > due) due = t.due;
-    return { due, nav: navAt >= since };
-  } });
-})();`;
-
-const installed = new WeakSet<BrowserContext>();
-
-/** Puts the tracker in every page the context loads from now on (the pages already loaded go without it). */
-export async function installTracker(context: BrowserContext): Promise<void> {
-  if (installed.has(context)) return;
-  installed.add(context);
-  await context.addInitScript(ACTION_TRACKER_SCRIPT);
-}
 
 export interface ActionEffects {
   /** Sentences for the answer: what the action started. */
@@ -80,6 +48,7 @@ export interface ActionEffects {
 export async function watchAction(tab: Tab, verb: string, act: () => Promise<void>): Promise<ActionEffects> {
   const page = tab.page;
   const since = Date.now() - 2;
+  watched.set(tab, since);
   const startUrl = page.url();
   let navRequest: string | undefined;
   let committed: string | undefined;
@@ -122,10 +91,7 @@ export async function watchAction(tab: Tab, verb: string, act: () => Promise<voi
     const started = (): boolean => !!(tab.dialog || chooser || navRequest || committed || navEnded);
     for (let asks = 0; asks < TRACKER_ASKS_MAX && !started(); asks++) {
       // Not cut by the watch: on a loaded machine the answer itself may take longer than the watch.
-      const asked = await Promise.race([
-        page.evaluate(`window.${TRACKER} ? window.${TRACKER}(${since}) : { due: -1, nav: false }`) as Promise<{ due: number; nav: boolean }>,
-        new Promise<undefined>((r) => setTimeout(r, TRACKER_ASK_MAX_MS)),
-      ]).catch(() => undefined);
+      const asked = await askPending(page, since);
       if (!asked || started()) break;
       const now = Date.now();
       if (asked.nav) {
@@ -133,7 +99,7 @@ export async function watchAction(tab: Tab, verb: string, act: () => Promise<voi
         await sleep(now + NAV_START_WAIT_MS);
         break;
       }
-      // A timer the action set is still to run (each is due within ACTION_TIMER_MAX_MS of being set;
+      // A timer the action set is still to run (each is due within TRACKED_TIMER_MAX_MS of being set;
       // one past due has not run yet because the page is busy, and is waited for as well).
       if (asked.due > 0) { await sleep(Math.max(asked.due, now) + TIMER_SLACK_MS); continue; }
       // A page loaded before the tracker existed cannot say, and requests in flight may still lead somewhere.
@@ -164,5 +130,23 @@ export async function watchAction(tab: Tab, verb: string, act: () => Promise<voi
     page.off('framenavigated', onNav);
     page.off('filechooser', onChooser);
     page.off('download', onDownload);
+  }
+}
+
+/**
+ * After a call's work: waits for the short timers the call set that fall due within
+ * CALL_TIMER_WINDOW_MS of `since` (its start), or past due on a busy page, so what they open is
+ * in the answer; a page without the tracker is given that window whole. A call whose action was
+ * watched has waited for its timers already, and a held dialog stops the page from answering.
+ */
+export async function settleCall(tab: Tab, since: number): Promise<void> {
+  if ((watched.get(tab) ?? 0) >= since) return;
+  const end = since + CALL_TIMER_WINDOW_MS;
+  const sleep = (until: number): Promise<void> => new Promise((r) => setTimeout(r, Math.max(1, until - Date.now())));
+  for (let asks = 0; asks < SETTLE_ASKS_MAX && !tab.dialog && !tab.crashed; asks++) {
+    const asked = await askPending(tab.page, since, end);
+    if (!asked || asked.due === 0) return;
+    if (asked.due < 0) return sleep(end);
+    await sleep(Math.max(asked.due, Date.now()) + TIMER_SLACK_MS);
   }
 }

@@ -11,7 +11,6 @@ import { onTab } from './on-tab.js';
 import { pageState } from './page-state.js';
 import type { ToolDef } from './tool-def.js';
 import type { Tab } from '../tabs.js';
-import { installTracker } from './action-watch.js';
 import { refuseUrl } from '../url-policy.js';
 
 /** After a history step committed, how long to give its DOM to be ready, ms: a restored page already is. */
@@ -34,7 +33,6 @@ export const NAVIGATION_TOOLS: ToolDef[] = [
     schema: z.object({ url: z.string().describe('The URL to open') }).strict(),
     run: (a, ctx, p) => onTab(p, ctx, 'browser_navigate', 'loading the address', async (tab) => {
       refuseUrl(a.url as string, p.urlPolicy());
-      if (p.driver) await installTracker(p.driver.context);
       const response = await tab.page.goto(a.url as string, { waitUntil: 'domcontentloaded', timeout: NAVIGATION_TIMEOUT_MS });
       // Asked of the new document at once: each is a round trip that waits on its first script.
       const [notes, state] = await Promise.all([loadNotes(tab, response), pageState(tab, true, p)]);

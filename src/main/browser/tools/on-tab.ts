@@ -9,6 +9,7 @@ import type { ProfileBrowser } from '../profile.js';
 import { dialogRefusal, type Tab } from '../tabs.js';
 import { header } from './page-state.js';
 import { keepSeatNetwork } from './seat-offline.js';
+import { settleCall } from './action-watch.js';
 import { followRebuilt } from './video-running.js';
 
 /** Tools that may run on a page forge just reloaded; others hold refs the crash took away. */
@@ -25,7 +26,7 @@ async function rebuild(tab: Tab, tool: string, p: ProfileBrowser): Promise<strin
   return said;
 }
 
-/** Tools that only read the page: nothing they do opens a popup, so they skip the popup grace and barrier. */
+/** Tools that only read the page: nothing they do opens a popup, so they skip the settle and the barrier. */
 const READS_ONLY = new Set([
   'browser_snapshot', 'browser_find', 'browser_take_screenshot', 'browser_console_messages', 'browser_network_requests', 'browser_network_request', 'browser_wait_for',
   'browser_pdf_save', 'browser_generate_locator', 'browser_verify_element_visible', 'browser_verify_text_visible', 'browser_verify_list_visible', 'browser_verify_value',
@@ -34,7 +35,7 @@ const READS_ONLY = new Set([
 /** Runs a call on the seat's current tab and writes the common parts of its answer. */
 export async function onTab(p: ProfileBrowser, ctx: SessionContext, tool: string, what: string, work: (tab: Tab) => Promise<string>, opts: { allowDialog?: boolean; dialogRefuses?: boolean; leavesPage?: boolean } = {}): Promise<ToolAnswer> {
   const r = await p.call(ctx.seat.key, tool, async (tab) => {
-    const grace = READS_ONLY.has(tool) ? undefined : p.popupGrace();
+    const since = READS_ONLY.has(tool) ? undefined : Date.now() - 2;
     let rebuilt = tab.crashed ? await rebuild(tab, tool, p) : '';
     await keepSeatNetwork(p, ctx.seat.key, tab);
     let text: string;
@@ -47,7 +48,8 @@ export async function onTab(p: ProfileBrowser, ctx: SessionContext, tool: string
       rebuilt = await rebuild(tab, tool, p);
       try { text = await work(tab); } catch (e2) { throw inForgeWords(e2, tab, what); }
     }
-    await p.settlePopups(tab, grace);
+    if (since !== undefined) await settleCall(tab, since);
+    await p.settlePopups(tab, since !== undefined);
     return rebuilt ? `Note: ${rebuilt}.\n${text}` : text;
   }, opts);
   const notes: string[] = [];

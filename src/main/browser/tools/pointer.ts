@@ -9,14 +9,13 @@ import { onTab } from './on-tab.js';
 import { pageState } from './page-state.js';
 import type { ToolDef } from './tool-def.js';
 import { elementArgs, prefixedElementArgs, targetOf } from './element.js';
-import { installTracker, watchAction } from './action-watch.js';
+import { watchAction } from './action-watch.js';
 import type { ProfileBrowser } from '../profile.js';
 
 type Modifier = 'Alt' | 'Control' | 'ControlOrMeta' | 'Meta' | 'Shift';
 
 /** The answer after an action: what it started, then the page as it stands. */
 export async function actionAnswer(p: ProfileBrowser, tab: Parameters<typeof pageState>[0], verb: string, act: () => Promise<void>): Promise<string> {
-  if (p.driver) await installTracker(p.driver.context);
   const { said } = await watchAction(tab, verb, act);
   return [...(said.length ? ['### Result', ...said] : []), await pageState(tab, true, p)].join('\n');
 }
