@@ -11,9 +11,13 @@
  * SERVER_NODE_FLAGS (say `--cpu-prof --cpu-prof-dir=DIR`) is passed to the server's node.
  * Goals (issue 16): 10 viewers at ≥ 0.8x the bare pipe; ≤ 10 ms of server CPU per MB; echo p50 ≤ 1 ms;
  * peak RSS at most 120 MB over the start.
+ * The floor under the CPU figures is measured in the same run: the bench's own CPU while it reads the
+ * bare pipe. A PTY hands its reader ~4 KB a read however long the reader waits, so a MB is ~250
+ * reads, each a system call and a callback; the per-thread lines say which of the server's threads
+ * (named forge-pty, forge-relay…; V8's helpers are "node") spends the rest.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync, readFileSync, existsSync, rmSync, openSync, writeSync, closeSync } from 'node:fs';
+import { mkdtempSync, writeFileSync, readFileSync, readdirSync, existsSync, rmSync, openSync, writeSync, closeSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -54,13 +58,19 @@ function makeFile(dir: string): string {
   return file;
 }
 
+/** CPU of this process reading the bare pipe, ms per MB: what reading a PTY costs at all (node-pty's reads, ~4 KB each). */
+const bareCpu: number[] = [];
+
 async function barePipe(file: string): Promise<number> {
   const t0 = performance.now();
+  const cpu0 = process.cpuUsage();
   const p = nodePty.spawn('/bin/cat', [file], { name: 'xterm-256color', cols: COLS, rows: ROWS, cwd: tmpdir(), env: process.env as Record<string, string>, encoding: null });
   let bytes = 0;
   p.onData((d) => { bytes += (d as unknown as Buffer).length; });
   await new Promise<void>((r) => p.onExit(() => r()));
   const s = (performance.now() - t0) / 1000;
+  const cpu = process.cpuUsage(cpu0);
+  bareCpu.push((cpu.user + cpu.system) / 1000 / FILE_MB);
   if (bytes < FILE_MB * 1024 * 1024) throw new Error(`the bare pipe delivered only ${bytes} bytes`);
   return FILE_MB / s;
 }
@@ -130,6 +140,22 @@ function cpuMs(pid: number): number {
   } catch { return 0; }
 }
 
+/** CPU time per thread of a process so far, ms (user, system), keyed `name#tid`. */
+function threadCpuMs(pid: number): Map<string, [number, number]> {
+  const out = new Map<string, [number, number]>();
+  try {
+    for (const tid of readdirSync(`/proc/${pid}/task`)) {
+      try {
+        const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+        const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+        const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+        out.set(`${name}#${tid}`, [Number(f[11]) * 10, Number(f[12]) * 10]);
+      } catch { /* the thread ended */ }
+    }
+  } catch { /* the process ended */ }
+  return out;
+}
+
 function rssMb(pid: number): number {
   try { return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024; } catch { return 0; }
 }
@@ -166,6 +192,7 @@ async function main(): Promise<void> {
     const repaints10: number[] = [];
     const flood = async (): Promise<number> => {
       const cpu0 = cpuMs(info.pid);
+      const threads0 = threadCpuMs(info.pid);
       const own0 = process.cpuUsage();
       const seen = viewers.map(() => false);
       viewers.forEach((v, i) => void v.nextDone().then(() => { seen[i] = true; }));
@@ -187,6 +214,12 @@ async function main(): Promise<void> {
       const k = viewers.length > 1 ? 1 : 0;
       serverCpu[k].push((cpuMs(info.pid) - cpu0) / FILE_MB);
       viewerCpu[k].push((own.user + own.system) / 1000 / FILE_MB);
+      // The server's threads by name (the workers name theirs; V8's helpers are "node"), user+system ms per MB.
+      const perThread = [...threadCpuMs(info.pid)].map(([t, [u, sy]]) => {
+        const [u0, s0] = threads0.get(t) ?? [0, 0];
+        return { t, user: (u - u0) / FILE_MB, sys: (sy - s0) / FILE_MB };
+      }).filter((x) => x.user + x.sys > 0.05).sort((a, b) => b.user + b.sys - a.user - a.sys);
+      say(`  server CPU per MB by thread (user+system): ${perThread.map((x) => `${x.t} ${round(x.user)}+${round(x.sys)}`).join(', ')}`);
       say(`  CPU per MB: server ${round(serverCpu[k].at(-1)!)} ms, the bench's viewers ${round(viewerCpu[k].at(-1)!)} ms; ${round((viewers[0]!.bytes - bytesBefore) / 1024 / Math.max(1, viewers[0]!.frames - framesBefore))} KB per frame`);
       return FILE_MB / ((performance.now() - t0) / 1000);
     };
@@ -197,7 +230,7 @@ async function main(): Promise<void> {
     const extra: BenchViewer[] = [];
     for (let i = 0; i < RUNS; i++) {
       bare.push(await barePipe(file));
-      say(`bare pipe: ${round(bare[i])} MB/s`);
+      say(`bare pipe: ${round(bare[i])} MB/s, reading it ${round(bareCpu.at(-1)!)} ms CPU per MB`);
       one.push(await flood());
       say(`forge, 1 viewer: ${round(one[i])} MB/s`);
       while (extra.length < 9) { const v = await BenchViewer.open(info.port, info.viewer_token); extra.push(v); viewers.push(v); }
@@ -253,6 +286,10 @@ async function main(): Promise<void> {
       rss_mb_peak: round(rssPeak, 1),
       server_cpu_ms_per_mb_1_viewer: round(median(serverCpu[0])),
       server_cpu_ms_per_mb_10_viewers: round(median(serverCpu[1])),
+      /** What reading the same file from a bare PTY costs one node process, ms per MB: the floor under the server's figures. */
+      bare_pipe_read_cpu_ms_per_mb: round(median(bareCpu)),
+      /** The server's CPU per MB with 10 viewers over the bare read's, medians of the same run: what forge adds to reading the PTY at all. */
+      server_cpu_vs_bare_read_10_viewers: round(median(serverCpu[1]) / median(bareCpu)),
       viewers_cpu_ms_per_mb_10_viewers: round(median(viewerCpu[1])),
       repaints_10_viewers: median(repaints10),
       ctrl_c_ms_p50: round(median(ctrlC)),

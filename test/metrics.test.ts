@@ -3,6 +3,7 @@
  * the relay sent and skipped, the tabs per profile, and each running host's encoder (which one
  * runs and what it encoded). A real server, a real animating page, a real viewer socket.
  */
+import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect } from 'vitest';
 import type { RunningServer, Agent } from './helpers/server.js';
 import { forgeTest, type TestPages } from './fixtures.js';
@@ -91,5 +92,13 @@ describe('/metrics, by thread', () => {
     }
     // A thread's heap is its own: the main thread's gauge is not any worker's.
     expect(sample(text, 'forge_thread_heap_used_bytes', { thread: 'pty' })).not.toBe(sample(text, 'forge_process_heap_used_bytes'));
+  });
+
+  it('names each worker thread for the system\'s tools, so `top -H` says which of the server\'s threads spends the CPU', () => {
+    const names = readdirSync(`/proc/${forge.info.pid}/task`).map((tid) => {
+      try { return readFileSync(`/proc/${forge.info.pid}/task/${tid}/comm`, 'utf8').trim(); } catch { return ''; }
+    });
+    // The browser and the terminal above run: the relay, the pty worker, and the host's capture and encoder.
+    for (const name of ['forge-relay', 'forge-pty', 'forge-capture', 'forge-encode']) expect(names, name).toContain(name);
   });
 });

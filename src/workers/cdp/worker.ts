@@ -15,6 +15,9 @@ import { WindowPlacer } from './windows.js';
 import { PopupWindows } from './popups.js';
 import { CAPTURE_REPORT_EVERY, type CdpWorkerData, type FromCdp, type ToCdp } from './protocol.js';
 import { CAPTURE_MAX_HEIGHT, CAPTURE_MAX_WIDTH } from '../../shared/capture.js';
+import { nameThread } from '../thread-name.js';
+
+nameThread('forge-capture');
 
 const data = workerData as CdpWorkerData;
 reportHeap(data.heap);

@@ -14,6 +14,9 @@ import { EncodeQueue, type EncodeFn, type EncodeJob } from './queue.js';
 import { encodeRect, encodeRectNative } from './webp.js';
 import { webpNative, webpNativeMissing } from './native.js';
 import { ENCODE_MAX_IN_FLIGHT, type EncodedFrame, type EncodeWorkerData, type FromEncode, type KeyframeWanted, type TabUnviewed, type ToEncode } from './protocol.js';
+import { nameThread } from '../thread-name.js';
+
+nameThread('forge-encode');
 
 /** Stats to the main thread at most this often, ms. */
 const STATS_PERIOD_MS = 1000;

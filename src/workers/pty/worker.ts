@@ -12,6 +12,9 @@ import { ShellStartup } from './shell.js';
 import { encodeKey } from './keys.js';
 import { ptyModesNative } from './echo.js';
 import { run, wait } from './commands.js';
+import { nameThread } from '../thread-name.js';
+
+nameThread('forge-pty');
 
 const port = parentPort!;
 reportHeap((workerData as { heap?: HeapSlot } | null)?.heap);

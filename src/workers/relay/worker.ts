@@ -27,6 +27,9 @@ import type { FrameBridge } from '../../main/cluster/frame-bridge.js';
 import type { TermBridge } from '../../main/cluster/term-bridge.js';
 import type { LinkKeysFollow } from '../../main/cluster/links.js';
 import { serveCdp } from './cdp-door.js';
+import { nameThread } from '../thread-name.js';
+
+nameThread('forge-relay');
 
 /** Seconds a viewer socket may sit silent before uWS closes it; the client pings well inside it. */
 const VIEWER_IDLE_TIMEOUT_S = 60;
