@@ -1,7 +1,8 @@
 /**
  * `./forge bench tabs [--json] [--tabs N] [--seats N]`: the host's memory as agents open many tabs,
  * with the default hidden-tab caps and with caps lifted, and the rebuild of an unloaded tab beside
- * a fresh navigate. Memory is read twice at each point: SETTLE_MS after the last open (while
+ * a fresh navigate; then the default caps once more without the spare window ([browser]
+ * spare_window = false), so what the spare saves a rebuild and an open is read side by side. Memory is read twice at each point: SETTLE_MS after the last open (while
  * closed tabs' processes are still going and the browser's own processes still hold what the opens
  * churned) and once it has settled (the lowest reading, taken when it has stopped falling).
  */
@@ -189,14 +190,18 @@ async function main(): Promise<void> {
   try {
     const capped = await run(pages.origin, '', tabs, seats, true);
     const uncapped = await run(pages.origin, `[browser]\nhidden_agent_tabs = ${UNCAPPED}\nhidden_person_tabs = ${UNCAPPED}\n`, tabs, seats, false);
-    console.table({ capped, uncapped });
+    // The default caps again without the spare window, side by side: what the spare saves a rebuild and an open, and costs in memory.
+    const noSpare = await run(pages.origin, '[browser]\nspare_window = false\n', tabs, seats, true);
+    console.table({ capped, uncapped, capped_without_spare_window: noSpare });
     // The last line: the issue's names first (the host's memory is its processes' PSS, each shared page counted once), then each run whole.
     if (json) {
       console.log(JSON.stringify({
         rss_mb_capped: capped.pss_mib, rss_mb_capped_early: capped.pss_mib_early, early_tabs: EARLY_TABS, rss_mb_uncapped: uncapped.pss_mib,
         rss_mb_capped_3s: capped.pss_mib_3s, rss_mb_capped_early_3s: capped.pss_mib_early_3s,
         live_tabs_capped: capped.loaded_tabs, revive_ms_p50: capped.revive_ms_p50, revive_ms_p95: capped.revive_ms_p95, navigate_ms_p50: capped.navigate_ms_p50,
-        tabs, seats, capped, uncapped, pss_ratio: Math.round((capped.pss_mib / uncapped.pss_mib) * 100) / 100,
+        revive_ms_p50_without_spare_window: noSpare.revive_ms_p50, navigate_ms_p50_without_spare_window: noSpare.navigate_ms_p50,
+        open_ms_p50: capped.open_ms_p50, open_ms_p50_without_spare_window: noSpare.open_ms_p50, rss_mb_capped_without_spare_window: noSpare.pss_mib,
+        tabs, seats, capped, uncapped, capped_without_spare_window: noSpare, pss_ratio: Math.round((capped.pss_mib / uncapped.pss_mib) * 100) / 100,
       }));
     }
   } finally {

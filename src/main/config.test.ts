@@ -33,6 +33,12 @@ describe('forge.toml', () => {
     expect(() => parseConfig('[agent]\nallow_file_urls = "yes"\n', 'f.toml')).toThrow('f.toml:2: key agent.allow_file_urls must be a boolean');
   });
 
+  it('each host keeps a spare window unless [browser] spare_window = false, and the key takes true or false only', () => {
+    expect(defaultConfig().browser.spareWindow).toBe(true);
+    expect(parseConfig('[browser]\nspare_window = false\n', 'f.toml').browser.spareWindow).toBe(false);
+    expect(() => parseConfig('[browser]\nspare_window = "no"\n', 'f.toml')).toThrow(/browser\.spare_window/);
+  });
+
   it('the hidden-tab budget is 6 agent tabs and 3 person tabs unless set, each a whole number of at least 1; max_live_tabs is gone', () => {
     expect(defaultConfig().browser).toMatchObject({ hiddenAgentTabs: 6, hiddenPersonTabs: 3 });
     expect(parseConfig('[browser]\nhidden_agent_tabs = 2\nhidden_person_tabs = 1\n', 'f.toml').browser).toMatchObject({ hiddenAgentTabs: 2, hiddenPersonTabs: 1 });

@@ -28,8 +28,11 @@ export interface ForgeConfig {
   org: { name: string; browserProfile: string };
   /** Project overrides of the org's profile, by project name. */
   projects: Record<string, { browserProfile?: string }>;
-  /** `hiddenAgentTabs`, `hiddenPersonTabs`: how many tabs no viewer shows stay loaded per profile, by who used them last. */
-  browser: { idleMinutes: number; hiddenAgentTabs: number; hiddenPersonTabs: number };
+  /**
+   * `hiddenAgentTabs`, `hiddenPersonTabs`: how many tabs no viewer shows stay loaded per profile, by who used them last.
+   * `spareWindow`: each host keeps one blank window ready, so an open or a rebuilt tab skips making one (one renderer's memory).
+   */
+  browser: { idleMinutes: number; hiddenAgentTabs: number; hiddenPersonTabs: number; spareWindow: boolean };
   /** `allowFileUrls`: whether agents may open file: URLs in the shared browser (off: the server's disk is not the agents'). */
   /** `snapshot`: "diff" answers an action with what changed in the page since the seat's last snapshot; "full" with the whole snapshot every time. */
   /** `reconnectGraceS`: how long a seat outlives its last session, seconds (0: released at once). */
@@ -81,7 +84,7 @@ export function defaultConfig(): ForgeConfig {
     source: 'the embedded default',
     org: { name: 'default', browserProfile: 'default' },
     projects: {},
-    browser: { idleMinutes: BROWSER_IDLE_MINUTES_DEFAULT, hiddenAgentTabs: HIDDEN_AGENT_TABS_DEFAULT, hiddenPersonTabs: HIDDEN_PERSON_TABS_DEFAULT },
+    browser: { idleMinutes: BROWSER_IDLE_MINUTES_DEFAULT, hiddenAgentTabs: HIDDEN_AGENT_TABS_DEFAULT, hiddenPersonTabs: HIDDEN_PERSON_TABS_DEFAULT, spareWindow: true },
     agent: { allowFileUrls: false, snapshot: 'diff', reconnectGraceS: RECONNECT_GRACE_S_DEFAULT, caps: [], allowRunCode: false },
     terminal: { idleMinutes: TERMINAL_IDLE_MINUTES_DEFAULT },
     client: { theme: 'system' },
@@ -96,7 +99,7 @@ const SCHEMA: Shape = {
   org: { name: 'string', browser_profile: 'string' },
   project: { name: 'string', browser_profile: 'string' },
   projects: 'projects',
-  browser: { idle_minutes: 'number', hidden_agent_tabs: 'number', hidden_person_tabs: 'number' },
+  browser: { idle_minutes: 'number', hidden_agent_tabs: 'number', hidden_person_tabs: 'number', spare_window: 'boolean' },
   agent: { allow_file_urls: 'boolean', snapshot: 'string', reconnect_grace_s: 'number', caps: 'strings', allow_run_code: 'boolean' },
   terminal: { idle_minutes: 'number', shell: 'string' },
   client: { theme: 'string' },
@@ -148,11 +151,12 @@ export function parseConfig(text: string, file: string): ForgeConfig {
   for (const [p, v] of Object.entries(projects ?? {})) {
     if (v.browser_profile !== undefined) cfg.projects[p] = { browserProfile: name(v.browser_profile as string, `projects.${p}.browser_profile`, text, file) };
   }
-  const browser = doc.browser as { idle_minutes?: number; hidden_agent_tabs?: number; hidden_person_tabs?: number } | undefined;
+  const browser = doc.browser as { idle_minutes?: number; hidden_agent_tabs?: number; hidden_person_tabs?: number; spare_window?: boolean } | undefined;
   const agent = doc.agent as { allow_file_urls?: boolean; snapshot?: string; reconnect_grace_s?: number; caps?: string[]; allow_run_code?: boolean } | undefined;
   if (browser?.idle_minutes !== undefined) cfg.browser.idleMinutes = positive(browser.idle_minutes, 'browser.idle_minutes', text, file);
   if (browser?.hidden_agent_tabs !== undefined) cfg.browser.hiddenAgentTabs = count(browser.hidden_agent_tabs, 'browser.hidden_agent_tabs', text, file);
   if (browser?.hidden_person_tabs !== undefined) cfg.browser.hiddenPersonTabs = count(browser.hidden_person_tabs, 'browser.hidden_person_tabs', text, file);
+  if (browser?.spare_window !== undefined) cfg.browser.spareWindow = browser.spare_window;
   if (agent?.allow_file_urls !== undefined) cfg.agent.allowFileUrls = agent.allow_file_urls;
   if (agent?.snapshot !== undefined) {
     if (agent.snapshot !== 'diff' && agent.snapshot !== 'full') throw keyError(file, text, 'agent.snapshot', 'must be "diff" or "full"');

@@ -5,7 +5,7 @@
  */
 import { chromium, type Browser, type BrowserContext, type CDPSession, type Dialog, type Page } from 'playwright-core';
 import { ForgeError } from '../../shared/errors.js';
-import { DRIVER_ATTACH_TIMEOUT_MS, DEFAULT_PAGE_WIDTH, DEFAULT_PAGE_HEIGHT } from '../../shared/limits.js';
+import { DRIVER_ATTACH_TIMEOUT_MS, DEFAULT_PAGE_WIDTH, DEFAULT_PAGE_HEIGHT, NAVIGATION_TIMEOUT_MS } from '../../shared/limits.js';
 import type { BrowserHost } from './host/host.js';
 import { PARK_LEFT } from '../../workers/cdp/windows.js';
 import { installTracker } from './action-tracker.js';
@@ -44,6 +44,44 @@ const POPUPS_AWAITING_LOAD_MAX = 256;
  */
 const EARLY_DIALOG_KEEP_MS = 10_000;
 
+/**
+ * Wait after the spare window is taken (or the driver attaches) before the next one is made, ms:
+ * making a window and its renderer beside the load that took the last one would slow that load
+ * on a small machine, and a burst of opens takes one spare, then windows made as before.
+ */
+export const SPARE_WINDOW_REFILL_MS = 1_500;
+/**
+ * Addresses a spare window is sent to: a page of the web. Any other (a `file:` page where the
+ * config allows it, a refused scheme's error page) opens in a window made for it, as before.
+ */
+const SPARE_WINDOW_SCHEMES = /^https?:/i;
+
+/**
+ * Longest wait for a window the driver asked for to be handed over, ms: one closed before the
+ * driver held it never is, and the wait must not hold other new pages (see pageArrived) for good.
+ */
+const WINDOW_ARRIVAL_MAX_MS = NAVIGATION_TIMEOUT_MS;
+
+/** Tries at a history reset a page refuses mid-commit ("not attached to an active page"), and the wait between them, ms. */
+const HISTORY_RESET_TRIES = 5;
+const HISTORY_RESET_RETRY_MS = 50;
+
+/** Leaves the page's history holding its current page alone (the spare's blank page gone from behind it). */
+async function forgetEarlierPages(session: CDPSession): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await session.send('Page.resetNavigationHistory');
+      return;
+    } catch (e) {
+      if (attempt >= HISTORY_RESET_TRIES) throw e;
+      await new Promise((r) => setTimeout(r, HISTORY_RESET_RETRY_MS));
+    }
+  }
+}
+
+/** A window the driver opened: `ready` resolves once its page is at the address asked (it has committed). */
+export interface OpenedWindow { page: Page; targetId: string; ready: Promise<void> }
+
 /** Longest text of a refused open's address forge repeats, characters: a page chooses it. */
 export const REFUSED_URL_MAX_CHARS = 200;
 const OPEN_RULES: ReadonlySet<string> = new Set<OpenRule>(['cross-origin-frame', 'frame-other-origin', 'second-cross-site']);
@@ -71,6 +109,12 @@ export class Driver {
   /** New popups' targets until their first document request: their opener, its frame, and whether the open was noopener. */
   private readonly awaitingLoad = new Map<string, Omit<PopupFirstLoad, 'url'>>();
   private sessions = new WeakMap<Page, CDPSession>();
+  /** A blank window with its renderer, made ahead of the next open (see openWindowTab). */
+  private spare?: { page: Page; targetId: string };
+  private spareMaking = false;
+  private spareWanted = false;
+  private spareTimer?: NodeJS.Timeout;
+  private closed = false;
   /** Dialogs raised by pages no listener held yet, until the registry wires their page. */
   private readonly earlyDialogs = new Map<Page, { dialog: Dialog; timer: NodeJS.Timeout }>();
 
@@ -150,7 +194,7 @@ export class Driver {
   /** Pages that were there before the driver attached (the host's boot tab). */
   async existingPages(): Promise<Array<{ page: Page; targetId: string }>> {
     const out = [];
-    for (const page of this.context.pages()) out.push({ page, targetId: (await this.prepare(page)).targetId });
+    for (const page of this.context.pages()) if (!this.isSpare(page)) out.push({ page, targetId: (await this.prepare(page)).targetId });
     return out;
   }
 
@@ -184,20 +228,93 @@ export class Driver {
     return e.dialog;
   }
 
-  /** Opens a tab in a window of its own, at `url`, and answers with it once the driver holds it. */
-  async openWindowTab(url = 'about:blank'): Promise<{ page: Page; targetId: string }> {
+  /**
+   * Opens a tab in a window of its own, at `url`, and answers with it once the driver holds it.
+   * The driver keeps one blank window ready: making a window and starting its renderer is most of
+   * an open's time (a rebuilt tab's window at its address took ~300 ms more than a navigation of a
+   * live tab to the same page, measured side by side), so an open takes the spare window and
+   * sends it to the address, and its history keeps that page alone, as a window opened there
+   * would. A spare is made again SPARE_WINDOW_REFILL_MS later.
+   */
+  async openWindowTab(url = 'about:blank'): Promise<OpenedWindow> {
+    const spare = url === 'about:blank' || SPARE_WINDOW_SCHEMES.test(url) ? this.takeSpare() : undefined;
+    this.keepSpare();
+    if (!spare) return { ...(await this.createWindow(url)), ready: Promise.resolve() };
+    if (url === 'about:blank') return { ...spare, ready: Promise.resolve() };
+    const session = this.sessions.get(spare.page);
+    // Bounded by the navigation's own timeout; a failed load shows its error page, as a window opened there would.
+    const ready = spare.page.goto(url, { waitUntil: 'commit', timeout: NAVIGATION_TIMEOUT_MS })
+      .then(() => session && forgetEarlierPages(session))
+      .then(() => undefined, () => undefined);
+    return { ...spare, ready };
+  }
+
+  /** The spare window, if one is ready and still open. */
+  private takeSpare(): { page: Page; targetId: string } | undefined {
+    const spare = this.spare;
+    this.spare = undefined;
+    return spare && !spare.page.isClosed() ? spare : undefined;
+  }
+
+  /** From now on the driver keeps a spare window ([browser] spare_window). */
+  useSpareWindow(): void {
+    this.spareWanted = true;
+    this.keepSpare();
+  }
+
+  /** Makes a spare window SPARE_WINDOW_REFILL_MS from now, unless one is ready or on its way. */
+  private keepSpare(): void {
+    if (!this.spareWanted || this.closed || this.spare || this.spareMaking || this.spareTimer) return;
+    this.spareTimer = setTimeout(() => { this.spareTimer = undefined; void this.makeSpare(); }, SPARE_WINDOW_REFILL_MS);
+    this.spareTimer.unref();
+  }
+
+  private async makeSpare(): Promise<void> {
+    if (this.closed || this.spare || this.spareMaking) return;
+    this.spareMaking = true;
+    try {
+      const made = await this.createWindow('about:blank');
+      if (this.closed) { await made.page.close().catch(() => undefined); return; }
+      this.spare = made;
+      // A spare whose renderer died, or that another client closed, is not handed out.
+      made.page.once('close', () => { if (this.spare?.page === made.page) { this.spare = undefined; this.keepSpare(); } });
+    } catch {
+      // The browser is going: the next open makes its window itself.
+    } finally {
+      this.spareMaking = false;
+    }
+  }
+
+  /** Whether a spare window is ready for the next open (for /metrics). */
+  get spareReady(): boolean { return !!this.spare && !this.spare.page.isClosed(); }
+
+  /** Whether `page` is the driver's spare window, not a tab. */
+  isSpare(page: Page): boolean { return this.spare?.page === page; }
+
+  private async createWindow(url: string): Promise<{ page: Page; targetId: string }> {
     this.creating++;
     try {
       // Born off-screen: a window shown at the screen's corner would cover a watched tab there.
       const born = { left: PARK_LEFT, top: 0, width: DEFAULT_PAGE_WIDTH, height: DEFAULT_PAGE_HEIGHT };
       const { targetId } = (await this.cdp.send('Target.createTarget', { url, newWindow: true, ...born })) as { targetId: string };
-      const page = this.arrived.get(targetId)?.page ?? (await new Promise<Page>((resolve) => this.waiting.set(targetId, resolve)));
+      const page = this.arrived.get(targetId)?.page ?? (await this.arrival(targetId));
       this.arrived.delete(targetId);
       return { page, targetId };
     } finally {
       this.creating--;
       if (this.creating === 0) this.flushArrived();
     }
+  }
+
+  /** The new window's page, once the driver has prepared it; a window closed before that never comes, so it is bounded. */
+  private arrival(targetId: string): Promise<Page> {
+    return new Promise<Page>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.waiting.delete(targetId);
+        reject(new ForgeError('host_not_answering', `the browser did not hand over a new window within ${WINDOW_ARRIVAL_MAX_MS / 1000} s`));
+      }, WINDOW_ARRIVAL_MAX_MS);
+      this.waiting.set(targetId, (page) => { clearTimeout(timer); resolve(page); });
+    });
   }
 
   private async pageArrived(page: Page): Promise<void> {
@@ -209,7 +326,9 @@ export class Driver {
     }
     const waiter = this.waiting.get(info.targetId);
     if (waiter) { this.waiting.delete(info.targetId); waiter(page); return; }
-    if (this.creating > 0) { this.arrived.set(info.targetId, { page, opener: openerOf(info) }); return; }
+    // While a window is being made, a page without an opener may be that window, arrived before
+    // its target id did: held until the making is done. A popup is never one, so it goes on now.
+    if (this.creating > 0 && !info.openerId) { this.arrived.set(info.targetId, { page, opener: openerOf(info) }); return; }
     this.listener(page, info.targetId, openerOf(info));
   }
 
@@ -257,6 +376,8 @@ export class Driver {
   }
 
   async close(): Promise<void> {
+    this.closed = true;
+    clearTimeout(this.spareTimer);
     await this.browser.close().catch(() => undefined);
   }
 }

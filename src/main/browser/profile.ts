@@ -55,6 +55,8 @@ export interface ProfileOptions {
   allowFileUrls: boolean;
   /** [browser] hidden_agent_tabs and hidden_person_tabs. */
   caps: BudgetCaps;
+  /** [browser] spare_window: the host keeps one blank window ready for the next open or rebuild (driver.ts). */
+  spareWindow?: boolean;
   /** Whether some viewer shows the tab now: a shown tab is never unloaded. */
   shown: (tab: Tab) => boolean;
   /** [agent] snapshot: an action answers with what changed ("diff", the default) or the whole page ("full"). */
@@ -230,6 +232,7 @@ export class ProfileBrowser {
     for (const { page, targetId } of await driver.existingPages()) {
       if (!this.tabs.byTarget(targetId)) this.wire(this.tabs.add({ page, targetId, owner: null, title: '' }));
     }
+    if (this.opts.spareWindow) driver.useSpareWindow();
     log.info({ profile: this.key, hostPid: host.pid, port: host.cdpPort, display: host.display, cacheRoot: this.cacheRoot, audioPid: host.audio?.pid, ms: Date.now() - t0 }, 'browser host started');
     if (host.audioProblem) log.warn({ profile: this.key, reason: host.audioProblem }, 'the browser host started muted: its audio sink did not start');
     this.events.changed(this);
@@ -456,8 +459,8 @@ export class ProfileBrowser {
     const { driver } = await this.ensure();
     const old = tab.page;
     this.rebuilding.add(old);
-    // Opened at its address: one load, not a blank window's and then the page's.
-    const { page, targetId } = await driver.openWindowTab(url || 'about:blank');
+    // Opened at its address (the spare window sent there, or a window made there): one load of the page.
+    const { page, targetId, ready } = await driver.openWindowTab(url || 'about:blank');
     tab.page = page;
     tab.targetId = targetId;
     tab.crashed = false;
@@ -467,6 +470,8 @@ export class ProfileBrowser {
     this.wire(tab);
     old.removeAllListeners();
     await old.close().catch(() => undefined);
+    // At its address first (a spare window is sent there), then loaded.
+    await ready;
     // A dialog the page raises as it loads holds its load: the rebuild is done then, the dialog held.
     await this.loadedOrHeld(tab, page);
     this.events.changed(this);

@@ -65,6 +65,7 @@ export class BrowserSurface implements Surface {
         allowFileUrls: this.ctx.config.agent.allowFileUrls,
         snapshot: this.ctx.config.agent.snapshot,
         caps: { agent: b.hiddenAgentTabs, person: b.hiddenPersonTabs },
+        spareWindow: b.spareWindow,
         // A tab an agent records is in use as much as one a person watches: the budget leaves it loaded.
         shown: (tab) => this.watched(tab) || recordingTab(made, tab),
         ...(this.ctx.cluster ? { claim: (k: string) => this.ctx.cluster!.leases.claim(k) } : {}),
@@ -158,6 +159,8 @@ export class BrowserSurface implements Surface {
     for (const p of this.profiles.values()) lines.push(`forge_browser_tabs{profile="${p.key}"} ${p.tabs.size}`);
     lines.push('# TYPE forge_browser_tabs_unloaded gauge');
     for (const p of this.profiles.values()) lines.push(`forge_browser_tabs_unloaded{profile="${p.key}"} ${p.tabs.all().filter((t) => t.unloaded).length}`);
+    lines.push('# HELP forge_browser_spare_windows blank windows with their renderer kept ready for the next open or rebuild of a tab', '# TYPE forge_browser_spare_windows gauge');
+    for (const p of this.profiles.values()) if (p.driver) lines.push(`forge_browser_spare_windows{profile="${p.key}"} ${p.driver.spareReady ? 1 : 0}`);
     lines.push(encodeMetrics(this.viewing?.encoders() ?? []));
     lines.push(frameRingMetrics(this.viewing?.encoders() ?? []));
     lines.push(tabEncodeMetrics(this.tabEncodeRows()));
