@@ -132,12 +132,20 @@ class BenchViewer {
   }
 }
 
+/** A /proc stat line's name and CPU time so far (user, system), ms; undefined once its process or thread is gone. */
+function statCpu(path: string): { name: string; user: number; sys: number } | undefined {
+  try {
+    const stat = readFileSync(path, 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // utime and stime, in 100 Hz ticks.
+    return { name: stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')), user: Number(f[11]) * 10, sys: Number(f[12]) * 10 };
+  } catch { return undefined; }
+}
+
 /** CPU time a process has used so far (all its threads, user and system), ms. */
 function cpuMs(pid: number): number {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
-    return (Number(fields[11]) + Number(fields[12])) * 10; // utime, stime in 100 Hz ticks
-  } catch { return 0; }
+  const c = statCpu(`/proc/${pid}/stat`);
+  return c ? c.user + c.sys : 0;
 }
 
 /** CPU time per thread of a process so far, ms (user, system), keyed `name#tid`. */
@@ -145,12 +153,8 @@ function threadCpuMs(pid: number): Map<string, [number, number]> {
   const out = new Map<string, [number, number]>();
   try {
     for (const tid of readdirSync(`/proc/${pid}/task`)) {
-      try {
-        const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
-        const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
-        const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-        out.set(`${name}#${tid}`, [Number(f[11]) * 10, Number(f[12]) * 10]);
-      } catch { /* the thread ended */ }
+      const c = statCpu(`/proc/${pid}/task/${tid}/stat`);
+      if (c) out.set(`${c.name}#${tid}`, [c.user, c.sys]);
     }
   } catch { /* the process ended */ }
   return out;

@@ -191,10 +191,10 @@ export class Driver {
   /** The popup rules' judge of each new popup's first document (popup-gate.ts); false fails it and closes its window. */
   onPopupFirstLoad(cb: (load: PopupFirstLoad) => Promise<boolean>): void { this.popupGate = cb; }
 
-  /** Pages that were there before the driver attached (the host's boot tab). */
+  /** Pages that were there before the driver attached (the host's boot tab); asked before any spare window is made. */
   async existingPages(): Promise<Array<{ page: Page; targetId: string }>> {
     const out = [];
-    for (const page of this.context.pages()) if (!this.isSpare(page)) out.push({ page, targetId: (await this.prepare(page)).targetId });
+    for (const page of this.context.pages()) out.push({ page, targetId: (await this.prepare(page)).targetId });
     return out;
   }
 
@@ -287,9 +287,6 @@ export class Driver {
 
   /** Whether a spare window is ready for the next open (for /metrics). */
   get spareReady(): boolean { return !!this.spare && !this.spare.page.isClosed(); }
-
-  /** Whether `page` is the driver's spare window, not a tab. */
-  isSpare(page: Page): boolean { return this.spare?.page === page; }
 
   private async createWindow(url: string): Promise<{ page: Page; targetId: string }> {
     this.creating++;
