@@ -1,9 +1,7 @@
 import { describe, expect } from 'vitest';
 import type { RunningServer, Agent } from './helpers/server.js';
 import type { PageServer } from './helpers/pages.js';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import CDP from 'chrome-remote-interface';
+import { hostPageClient, hostTargets } from './helpers/host-devtools.js';
 import { forgeTest } from './fixtures.js';
 
 let forge: RunningServer;
@@ -87,11 +85,9 @@ describe('a page dialog is held until someone answers it', () => {
 describe('two CDP clients on one browser', () => {
   it('a dialog another client answers first does not crash the server; handle_dialog says it was already answered', async () => {
     expect((await a.call('browser_navigate', { url: pages.url })).isError).toBe(false);
-    const port = Number(readFileSync(join(forge.stateDir, 'profiles/default/default/chromium/DevToolsActivePort'), 'utf8').split('\n')[0]);
-    const targets = (await CDP.List({ port })) as Array<{ id: string; type: string; url: string }>;
-    const target = targets.find((t) => t.type === 'page' && t.url === pages.url)!;
+    const target = (await hostTargets(forge.stateDir)).find((t) => t.type === 'page' && t.url === pages.url)!;
     // A rival client that answers every dialog the moment it opens, racing forge's hold.
-    const rival = await CDP({ port, target: target.id });
+    const rival = await hostPageClient(forge.stateDir, target.id);
     await rival.send('Page.enable');
     const answered = new Promise<void>((resolve) => {
       rival.on('Page.javascriptDialogOpening', () => { void rival.send('Page.handleJavaScriptDialog', { accept: true }).finally(resolve); });

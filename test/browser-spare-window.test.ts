@@ -4,9 +4,7 @@
  * holds its own page alone in its history, as a window opened at its address would, and the
  * spare itself is never a tab: not the agent's, not the strip's, not offered to anyone.
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import CDP from 'chrome-remote-interface';
+import { hostTargets } from './helpers/host-devtools.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startForge, connectAgent, type RunningServer, type Agent } from './helpers/server.js';
 import { servePages, type PageServer } from './helpers/pages.js';
@@ -17,7 +15,6 @@ let forge: RunningServer;
 let pages: PageServer;
 let a: Agent;
 let v: TestViewer;
-let cdpPort = 0;
 
 /** Longest wait for the spare window to be made, ms: its refill delay and a window's making on a busy machine. */
 const SPARE_WAIT_MS = SPARE_WINDOW_REFILL_MS + 15_000;
@@ -30,7 +27,6 @@ beforeAll(async () => {
   a = await connectAgent(forge, 'default/spare/lead');
   v = await openViewer(forge.info.port, forge.info.viewer_token);
   await a.call('browser_navigate', { url: `${pages.origin}/p/1` });
-  cdpPort = Number(readFileSync(join(forge.stateDir, 'profiles/default/default/chromium/DevToolsActivePort'), 'utf8').split('\n')[0]);
 });
 
 afterAll(async () => {
@@ -44,7 +40,7 @@ interface Target { id: string; type: string; url: string }
 
 /** The browser's page targets, read beside forge on the host's own port (the test's check, not an agent's path). */
 async function pageTargets(): Promise<Target[]> {
-  return ((await CDP.List({ port: cdpPort })) as Target[]).filter((t) => t.type === 'page');
+  return (await hostTargets(forge.stateDir)).filter((t) => t.type === 'page');
 }
 
 /** Whether /metrics says the profile's spare window is ready (its window listed and its page held by the driver). */

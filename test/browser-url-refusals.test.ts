@@ -4,10 +4,10 @@
  * tab shows them; a page cannot reach them by its own navigation either. With
  * `[agent] allow_file_urls = true` a file: URL opens.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import CDP from 'chrome-remote-interface';
+import { hostDoorPort, hostPageClient, hostTargets } from './helpers/host-devtools.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startForge, connectAgent, type RunningServer, type Agent } from './helpers/server.js';
 import { servePages, type PageServer } from './helpers/pages.js';
@@ -24,7 +24,7 @@ beforeAll(async () => {
   pages = await servePages({ '/': '<title>Home</title><p>home page</p>' });
   a = await connectAgent(forge, 'default/urls/lead');
   await a.call('browser_navigate', { url: pages.url });
-  cdpPort = Number(readFileSync(join(forge.stateDir, 'profiles/default/default/chromium/DevToolsActivePort'), 'utf8').split('\n')[0]);
+  cdpPort = hostDoorPort(forge.stateDir);
 });
 
 afterAll(async () => {
@@ -35,8 +35,7 @@ afterAll(async () => {
 
 /** Every page target's address, read beside forge on the host's own port (the test's check, not an agent's path). */
 async function tabUrls(): Promise<string[]> {
-  const targets = (await CDP.List({ port: cdpPort })) as Array<{ type: string; url: string }>;
-  return targets.filter((t) => t.type === 'page').map((t) => t.url);
+  return (await hostTargets(forge.stateDir)).filter((t) => t.type === 'page').map((t) => t.url);
 }
 
 describe('refused addresses', () => {
@@ -80,11 +79,11 @@ describe('a page reaching the CDP endpoint by itself', () => {
     expect(snap.text).not.toContain('webSocketDebuggerUrl');
     expect(snap.text).not.toContain('Browser');
     // What each tab shows, read in the page itself: a blocked load leaves the browser's error page.
-    for (const t of (await CDP.List({ port: cdpPort })) as Array<{ type: string; id: string; url: string }>) {
+    for (const t of await hostTargets(forge.stateDir)) {
       if (t.type !== 'page') continue;
-      const client = await CDP({ port: cdpPort, target: t.id });
+      const client = await hostPageClient(forge.stateDir, t.id);
       try {
-        const { result } = await client.Runtime.evaluate({ expression: 'document.documentElement.innerText', returnByValue: true });
+        const { result } = await client.send('Runtime.evaluate', { expression: 'document.documentElement.innerText', returnByValue: true }) as { result: { value?: unknown } };
         expect(String(result.value), t.url).not.toContain('webSocketDebuggerUrl');
       } finally {
         await client.close();

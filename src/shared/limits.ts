@@ -55,7 +55,7 @@ export const PAGE_ACTION_TIMEOUT_MS = 15_000;
 /** Navigation bound, ms: a load that has not committed by then is reported as slow, the tab stays usable. */
 export const NAVIGATION_TIMEOUT_MS = 30_000;
 
-/** Host start bound, ms: Xvfb and Chromium up and DevToolsActivePort written; past it the start failed. */
+/** Host start bound, ms: Xvfb and Chromium up and answering on its DevTools pipe; past it the start failed. */
 export const HOST_START_TIMEOUT_MS = 20_000;
 
 /** Graceful shutdown bound, ms: the whole server, every Xvfb and Chromium included, is gone within this. */

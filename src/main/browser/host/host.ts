@@ -8,7 +8,7 @@
  * spawned from the main thread, which lives as long as the server.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync, existsSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { ForgeError, displayExitedSentence, hostExitedSentence } from '../../../shared/errors.js';
@@ -17,6 +17,8 @@ import { SCREEN_HEIGHT, SCREEN_WIDTH } from '../../../shared/capture.js';
 import { AudioSink } from './audio-sink.js';
 import { SOUND_EXTENSION_ID, writeSoundExtension } from './sound-extension.js';
 import { makeHostTmp, removeHostTmp } from './host-tmp.js';
+import { DevtoolsDoor } from './devtools-door.js';
+import type { Readable, Writable } from 'node:stream';
 
 export const CHROMIUM_BINARY = process.env.FORGE_CHROMIUM ?? '/usr/lib/chromium/chromium';
 export const XVFB_BINARY = '/usr/bin/Xvfb';
@@ -81,8 +83,10 @@ const DISPLAY_EXIT_REPORT_MS = 500;
 /** Longest wait for the audio sink's daemon, ms: it is up in ~100 ms; past this the host starts muted rather than late. */
 const AUDIO_START_TIMEOUT_MS = 3_000;
 
-/** Poll period while waiting for DevToolsActivePort, ms. */
-const PORT_POLL_MS = 25;
+/** How long a Chromium that failed its start is given to exit, so its stderr can say why, ms. */
+const EXIT_WORDS_WAIT_MS = 500;
+/** The file in the profile's directory that holds the door's endpoint. */
+export const DEVTOOLS_ENDPOINT_FILE = 'devtools-endpoint';
 
 /**
  * Chromium's switches for a host: headful on Xvfb, quiet on a closed network, never backgrounded.
@@ -121,8 +125,8 @@ export function chromiumArgs(userDataDir: string, soundExtension?: string): stri
     '--hide-crash-restore-bubble',
     '--noerrdialogs',
     '--disable-features=Translate,MediaRouter,OptimizationHints,DialMediaRouteProvider,PaintHolding,AutofillServerCommunication,InterestFeedContentSuggestions,CalculateNativeWinOcclusion',
-    '--remote-debugging-address=127.0.0.1',
-    '--remote-debugging-port=0',
+    // DevTools on fds 3 and 4 only: no port another local user could reach (see devtools-door.ts).
+    '--remote-debugging-pipe',
     '--window-position=0,0',
     '--window-size=1280,800',
     `--user-data-dir=${userDataDir}`,
@@ -148,9 +152,13 @@ export class BrowserHost {
   fbDir = '';
   /** Chromium's TMPDIR, the host's own (see host-tmp.ts). */
   tmpDir = '';
+  /** The port of the host's DevTools door (devtools-door.ts): Chromium itself listens on none. */
   cdpPort = 0;
-  /** The browser's DevTools websocket URL. */
+  /** The browser-level DevTools websocket URL of the host's door, with its secret path: forge's own clients connect here. */
   wsEndpoint = '';
+  /** The file that holds `wsEndpoint`, readable by forge's own user alone: for its operator's debugging and the tests. */
+  get endpointFile(): string { return join(this.profileDir, DEVTOOLS_ENDPOINT_FILE); }
+  private door?: DevtoolsDoor;
   /** The host's audio sink, when it started; else `audioProblem` says why the host is muted. */
   audio?: AudioSink;
   audioProblem?: string;
@@ -247,15 +255,16 @@ export class BrowserHost {
 
   private async startChromium(deadline: number): Promise<void> {
     mkdirSync(this.userDataDir, { recursive: true });
-    const portFile = join(this.userDataDir, 'DevToolsActivePort');
-    rmSync(portFile, { force: true });
+    rmSync(join(this.userDataDir, 'DevToolsActivePort'), { force: true });
+    rmSync(this.endpointFile, { force: true });
     clearStaleSingleton(this.userDataDir);
     markExitedCleanly(join(this.userDataDir, 'Default', 'Preferences'));
     const soundExtension = this.audio ? writeSoundExtension(join(this.profileDir, 'sound-extension')) : undefined;
     this.tmpDir = makeHostTmp(this.profileDir);
     const child = spawn(SETPRIV_BINARY, ['--pdeathsig', 'SIGKILL', '--', CHROMIUM_BINARY, ...chromiumArgs(this.userDataDir, soundExtension)], {
       detached: true,
-      stdio: ['ignore', 'ignore', 'pipe'],
+      // fd 3: Chromium reads DevTools commands; fd 4: it writes answers and events.
+      stdio: ['ignore', 'ignore', 'pipe', 'pipe', 'pipe'],
       env: { ...process.env, ...(this.audio?.clientEnv() ?? {}), DISPLAY: `:${this.display}`, XDG_CONFIG_HOME: join(this.profileDir, 'xdg-config'), XDG_CACHE_HOME: join(this.profileDir, 'xdg-cache'), TMPDIR: this.tmpDir },
     });
     this.chromium = child;
@@ -267,19 +276,18 @@ export class BrowserHost {
       earlyExit = `Chromium exited at start (${signal ?? `code ${code}`}): ${stderr.trim().split('\n').slice(-2).join(' ')}`;
       this.childExited('chromium', child.pid ?? 0, code, signal);
     });
-    while (Date.now() < deadline) {
-      if (earlyExit) throw new Error(earlyExit);
-      if (existsSync(portFile)) {
-        const [port, path] = readFileSync(portFile, 'utf8').split('\n');
-        if (port && path) {
-          this.cdpPort = Number(port);
-          this.wsEndpoint = `ws://127.0.0.1:${port}${path}`;
-          return;
-        }
-      }
-      await new Promise((r) => setTimeout(r, PORT_POLL_MS));
+    const door = new DevtoolsDoor(child.stdio[3] as Writable, child.stdio[4] as Readable, () => killGroup(child, 'SIGKILL'));
+    this.door = door;
+    try {
+      await door.open(deadline);
+    } catch (e) {
+      // Chromium's own last words say more than a closed pipe.
+      await waitExit(child, EXIT_WORDS_WAIT_MS);
+      throw new Error(earlyExit ?? (e as Error).message);
     }
-    throw new Error('Chromium did not open its DevTools port in time');
+    this.cdpPort = door.port;
+    this.wsEndpoint = door.url;
+    writeFileSync(this.endpointFile, `${door.url}\n`, { mode: 0o600 });
   }
 
   private childExited(which: 'xvfb' | 'chromium', pid: number, code: number | null, signal: NodeJS.Signals | null): void {
@@ -335,6 +343,8 @@ export class BrowserHost {
       // The display's files are Xvfb's own, never removed here: started with -displayfd it takes
       // no lock file, its SIGTERM removes its socket, and after a kill -9 the next Xvfb to take
       // that number replaces the stale socket. By now that next Xvfb may well own the number.
+      this.door?.close();
+      rmSync(this.endpointFile, { force: true });
       if (this.fbDir) rmSync(this.fbDir, { recursive: true, force: true });
       removeHostTmp(this.tmpDir);
       liveHosts.delete(this);
