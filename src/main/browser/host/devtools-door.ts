@@ -19,6 +19,8 @@ import { WebSocketServer, type WebSocket, type RawData } from 'ws';
 
 /** Largest message one client may send, bytes: above any CDP command forge's clients send (a script to inject), far below memory trouble. */
 export const DEVTOOLS_CLIENT_MESSAGE_MAX_BYTES = 64 * 1024 * 1024;
+/** How long a new client's browser session may take to attach, ms: Chromium answers in a few; past this the client's socket is closed. */
+export const DEVTOOLS_SESSION_ATTACH_MS = 30_000;
 /** Largest message read from Chromium's pipe, bytes: a bigger one means the pipe is out of step, and the host is ended. */
 export const DEVTOOLS_PIPE_MESSAGE_MAX_BYTES = 512 * 1024 * 1024;
 
@@ -183,7 +185,7 @@ export class DevtoolsDoor {
     });
     ws.on('close', () => this.dropClient(client));
     ws.on('error', () => this.dropClient(client));
-    this.ask('Target.attachToBrowserTarget', {}, Date.now() + 30_000).then((m) => {
+    this.ask('Target.attachToBrowserTarget', {}, Date.now() + DEVTOOLS_SESSION_ATTACH_MS).then((m) => {
       const session = m.result?.sessionId;
       if (typeof session !== 'string') throw new Error('Chromium gave no browser session');
       if (client.closed) { this.write({ id: this.nextId++, method: 'Target.detachFromTarget', params: { sessionId: session } }); return; }
@@ -198,6 +200,7 @@ export class DevtoolsDoor {
     client.closed = true;
     this.clients.delete(client);
     for (const [id, owner] of this.sessions) if (owner === client) this.sessions.delete(id);
+    for (const [id, call] of this.calls) if (call.client === client) this.calls.delete(id);
     if (client.session) this.write({ id: this.nextId++, method: 'Target.detachFromTarget', params: { sessionId: client.session } });
   }
 
