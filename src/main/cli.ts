@@ -1,4 +1,4 @@
-/** forge's command line: `serve`, `mcp` and `token`. `./forge` installs and builds before calling this. */
+/** forge's command line: `serve`, `mcp`, `token` and `cluster users`. `./forge` installs and builds before calling this. */
 import { parseArgs } from 'node:util';
 import { isForgeError } from '../shared/errors.js';
 
@@ -26,7 +26,12 @@ async function main(): Promise<void> {
     await runTokenCommand(rest);
     return;
   }
-  throw new Error('usage: forge serve [--state DIR] [--port N] [--config FILE] | forge mcp --seat ORG/PROJECT/LABEL [--state DIR] | forge token new|list|revoke');
+  if (cmd === 'cluster' && rest[0] === 'users') {
+    const { natsUsers, natsUsersText } = await import('./cluster/nats-users.js');
+    process.stdout.write(natsUsersText(natsUsers(rest.slice(1))));
+    return;
+  }
+  throw new Error('usage: forge serve [--state DIR] [--port N] [--config FILE] | forge mcp --seat ORG/PROJECT/LABEL [--state DIR] | forge token new|list|revoke | forge cluster users NODE…');
 }
 
 main().catch((e) => {

@@ -5,7 +5,7 @@ import { createServer, connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { natsPermissions } from '../../src/main/cluster/protocol.js';
+import { natsUsers } from '../../src/main/cluster/nats-users.js';
 
 export interface RunningNats {
   url: string; token: string; proc: ChildProcess; output: () => string; stop: () => Promise<void>;
@@ -16,7 +16,8 @@ export interface RunningNats {
   passwords?: Record<string, string>;
 }
 
-async function freePort(): Promise<number> {
+/** A loopback port nothing listens on now. */
+export async function freePort(): Promise<number> {
   const s = createServer();
   await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
   const port = (s.address() as { port: number }).port;
@@ -34,17 +35,17 @@ async function accepting(port: number): Promise<boolean> {
 
 /**
  * `users`: one NATS user per node, named after it, held by forge's own per-node permissions
- * (natsPermissions), in place of the shared token.
+ * (natsPermissions, through the block `forge cluster users` prints), in place of the shared token.
  */
 export async function startNats(opts: { users?: string[] } = {}): Promise<RunningNats> {
   const dir = mkdtempSync(join(tmpdir(), 'forge-nats-'));
   const port = await freePort();
   const token = randomBytes(16).toString('hex');
   // max_payload: a full-viewport keyframe fits one message.
-  const passwords = opts.users ? Object.fromEntries(opts.users.map((u) => [u, randomBytes(12).toString('hex')])) : undefined;
-  const auth = passwords
-    ? `authorization { users = [\n${Object.entries(passwords).map(([user, password]) => `  ${JSON.stringify({ user, password, permissions: natsPermissions(user) })}`).join(',\n')}\n] }`
-    : `authorization { token: "${token}" }`;
+  // The users as `forge cluster users` makes them for an operator.
+  const users = opts.users ? natsUsers(opts.users) : undefined;
+  const passwords = users?.passwords;
+  const auth = users ? users.natsConf : `authorization { token: "${token}" }`;
   writeFileSync(join(dir, 'nats.conf'), `host: 127.0.0.1\nport: ${port}\nmax_payload: 4MB\njetstream { store_dir: "${join(dir, 'store')}" }\n${auth}\n`);
   let proc!: ChildProcess;
   let out = '';

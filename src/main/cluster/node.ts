@@ -17,6 +17,11 @@ import { handOffNode } from '../../workers/relay/links.js';
 import type { LinkKeys } from '../../workers/relay/link-keys.js';
 import type { McpElsewhere } from '../mcp/http.js';
 
+/** Said at the start of a node without its own NATS user: what the shared credential leaves open, and the way out. */
+export const SHARED_CREDENTIAL_WARNING = 'every node joins NATS with the same credential, so NATS holds no node to its own subjects '
+  + '(any node may speak for another, write its link key or read what is meant for it); '
+  + '`forge cluster users NODE…` makes one NATS user per node that nats-server holds to them';
+
 export class ClusterNode {
   private routing?: ViewerRouting;
   private readonly mcp: McpForward;
@@ -71,6 +76,7 @@ export class ClusterNode {
       }
     })().catch(() => undefined);
     log.info({ node: cfg.node, nats: cfg.nats, roles: cfg.roles }, 'joined the cluster');
+    if (cfg.user === undefined) log.warn({ node: cfg.node }, SHARED_CREDENTIAL_WARNING);
     return new ClusterNode(keyWatch, cfg, config, nc, leases, presence);
   }
 
