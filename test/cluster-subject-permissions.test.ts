@@ -5,12 +5,13 @@
  * what is meant for one.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connect, type NatsConnection } from '@nats-io/transport-node';
+import { connect } from '@nats-io/transport-node';
 import { connectAgent, type RunningServer, type Agent } from './helpers/server.js';
 import { servePages, type PageServer } from './helpers/pages.js';
 import { openViewer, type TestViewer } from './helpers/viewer.js';
 import { Viewer } from './helpers/term-viewer.js';
 import { startCluster, type TestCluster } from './helpers/cluster.js';
+import { permissionErrors } from './helpers/nats.js';
 
 const SEAT = 'default/proj/lead';
 
@@ -39,15 +40,6 @@ afterAll(async () => {
   await pages?.close();
 });
 
-/** The permission errors NATS reports to `nc` within `ms`. */
-async function violations(nc: NatsConnection, act: () => void, ms = 1_500): Promise<string[]> {
-  const seen: string[] = [];
-  void (async () => { for await (const s of nc.status()) if (s.type === 'error') seen.push(String((s as { error?: Error }).error?.message ?? '')); })();
-  act();
-  await new Promise((r) => setTimeout(r, ms));
-  return seen;
-}
-
 describe('nodes held to their own subjects', () => {
   it('under the permissions, a viewer on gamma gets alpha\'s frames and its terminal, and an agent on beta is served by alpha', async () => {
     person.send({ t: 'attach', tab: 1, w: 800, h: 600 });
@@ -73,7 +65,7 @@ describe('nodes held to their own subjects', () => {
   it('beta\'s credential may not speak for alpha nor read what alpha sends gamma, nor ask for a download as gamma or read the asks gamma gets', async () => {
     const nc = await connect({ servers: cluster.nats.url, user: 'beta', pass: cluster.nats.passwords!.beta! });
     try {
-      const seen = await violations(nc, () => {
+      const text = await permissionErrors(nc, () => {
         nc.publish('forge.presence.alpha');
         nc.publish('forge.term.gamma.alpha', new Uint8Array(16));
         nc.publish('forge.node.gamma.pushes.alpha', new Uint8Array(4));
@@ -83,7 +75,6 @@ describe('nodes held to their own subjects', () => {
         nc.publish('forge.dl.alpha.gamma', new Uint8Array(4));
         nc.subscribe('forge.dl.gamma.*');
       });
-      const text = seen.join('\n');
       for (const subject of ['forge.presence.alpha', 'forge.term.gamma.alpha', 'forge.node.gamma.pushes.alpha', 'forge.term.gamma.*', 'forge.frames.alpha.*.gamma', 'forge.dl.alpha.gamma', 'forge.dl.gamma.*']) {
         expect(text).toContain(subject);
       }

@@ -4,17 +4,15 @@
  * node's credential speaks as that node and is refused as another; a node left on the shared token
  * says at start that NATS holds it to nothing.
  */
-import { afterAll, describe, expect, it } from 'vitest';
-import { execFile, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { describe, expect, it } from 'vitest';
+import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { connect, type NatsConnection } from '@nats-io/transport-node';
+import { connect } from '@nats-io/transport-node';
 import { parseConfig } from '../src/main/config.js';
 import { SHARED_CREDENTIAL_WARNING } from '../src/main/cluster/node.js';
 import { startCluster } from './helpers/cluster.js';
-import { freePort } from './helpers/nats.js';
+import { permissionErrors, startNats } from './helpers/nats.js';
 
 const run = promisify(execFile);
 const CLI = join(import.meta.dirname, '..', 'dist', 'src', 'main', 'cli.js');
@@ -41,59 +39,38 @@ function sections(printed: string): { natsConf: string; nodes: Record<string, st
   return { natsConf, nodes };
 }
 
-const dirs: string[] = [];
-afterAll(() => { for (const d of dirs) rmSync(d, { recursive: true, force: true }); });
-
-/** The permission errors NATS reports to `nc` within `ms`. */
-async function violations(nc: NatsConnection, act: () => void, ms = 1_500): Promise<string> {
-  const seen: string[] = [];
-  void (async () => { for await (const s of nc.status()) if (s.type === 'error') seen.push(String((s as { error?: Error }).error?.message ?? '')); })();
-  act();
-  await new Promise((r) => setTimeout(r, ms));
-  return seen.join('\n');
-}
-
 describe('forge cluster users', () => {
   it('the printed users, pasted into a real nats-server, let each node speak as itself and refuse it as another', async () => {
     const out = await forgeCluster('users', 'web-1', 'web-2');
     expect(out.code).toBe(0);
     const { natsConf, nodes } = sections(out.stdout);
     expect(Object.keys(nodes)).toEqual(['web-1', 'web-2']);
-    const port = await freePort();
-    const dir = mkdtempSync(join(tmpdir(), 'forge-nats-users-'));
-    dirs.push(dir);
-    writeFileSync(join(dir, 'nats.conf'), `host: 127.0.0.1\nport: ${port}\njetstream { store_dir: "${join(dir, 'store')}" }\n${natsConf}`);
-    // Each node's lines are a [cluster] table forge takes, once it has its nats URL.
-    const creds = Object.fromEntries(Object.entries(nodes).map(([node, toml]) => {
-      const cluster = parseConfig(`${toml.replace('[cluster]\n', `[cluster]\nnats = "nats://127.0.0.1:${port}"\n`)}`, `${node}.toml`).cluster!;
-      expect(cluster.node).toBe(node);
-      return [node, { user: cluster.user!, pass: cluster.password! }];
-    }));
-    expect(creds['web-1']!.pass).not.toBe(creds['web-2']!.pass);
-    const nats = spawn('nats-server', ['-c', join(dir, 'nats.conf')], { stdio: 'ignore' });
+    const nats = await startNats({ authorization: natsConf });
     try {
-      let nc: NatsConnection | undefined;
-      for (let i = 0; i < 100 && !nc; i++) {
-        nc = await connect({ servers: `nats://127.0.0.1:${port}`, ...creds['web-1']! }).catch(() => undefined);
-        if (!nc) await new Promise((r) => setTimeout(r, 100));
-      }
-      expect(nc, 'web-1 joins with its printed credential').toBeDefined();
+      // Each node's lines are a [cluster] table forge takes, once it has its nats URL.
+      const creds = Object.fromEntries(Object.entries(nodes).map(([node, toml]) => {
+        const cluster = parseConfig(toml.replace('[cluster]\n', `[cluster]\nnats = "${nats.url}"\n`), `${node}.toml`).cluster!;
+        expect(cluster.node).toBe(node);
+        return [node, { user: cluster.user!, pass: cluster.password! }];
+      }));
+      expect(creds['web-1']!.pass).not.toBe(creds['web-2']!.pass);
+      const nc = await connect({ servers: nats.url, ...creds['web-1']! });
       try {
-        const text = await violations(nc!, () => {
-          nc!.publish('forge.presence.web-1');
-          nc!.publish('forge.presence.web-2');
-          nc!.subscribe('forge.term.web-2.*');
+        const text = await permissionErrors(nc, () => {
+          nc.publish('forge.presence.web-1');
+          nc.publish('forge.presence.web-2');
+          nc.subscribe('forge.term.web-2.*');
         });
         expect(text).toContain('forge.presence.web-2');
         expect(text).toContain('forge.term.web-2.*');
         expect(text).not.toContain('forge.presence.web-1');
       } finally {
-        await nc!.close();
+        await nc.close();
       }
       // A wrong password is not let in.
-      await expect(connect({ servers: `nats://127.0.0.1:${port}`, user: 'web-1', pass: creds['web-2']!.pass })).rejects.toThrow(/auth/i);
+      await expect(connect({ servers: nats.url, user: 'web-1', pass: creds['web-2']!.pass })).rejects.toThrow(/auth/i);
     } finally {
-      nats.kill('SIGKILL');
+      await nats.stop();
     }
   });
 

@@ -5,6 +5,7 @@ import { createServer, connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
+import type { NatsConnection } from '@nats-io/transport-node';
 import { natsUsers } from '../../src/main/cluster/nats-users.js';
 
 export interface RunningNats {
@@ -16,8 +17,7 @@ export interface RunningNats {
   passwords?: Record<string, string>;
 }
 
-/** A loopback port nothing listens on now. */
-export async function freePort(): Promise<number> {
+async function freePort(): Promise<number> {
   const s = createServer();
   await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
   const port = (s.address() as { port: number }).port;
@@ -36,8 +36,9 @@ async function accepting(port: number): Promise<boolean> {
 /**
  * `users`: one NATS user per node, named after it, held by forge's own per-node permissions
  * (natsPermissions, through the block `forge cluster users` prints), in place of the shared token.
+ * `authorization`: the server's authorization block as given (an operator's own), in place of both.
  */
-export async function startNats(opts: { users?: string[] } = {}): Promise<RunningNats> {
+export async function startNats(opts: { users?: string[]; authorization?: string } = {}): Promise<RunningNats> {
   const dir = mkdtempSync(join(tmpdir(), 'forge-nats-'));
   const port = await freePort();
   const token = randomBytes(16).toString('hex');
@@ -45,7 +46,7 @@ export async function startNats(opts: { users?: string[] } = {}): Promise<Runnin
   // The users as `forge cluster users` makes them for an operator.
   const users = opts.users ? natsUsers(opts.users) : undefined;
   const passwords = users?.passwords;
-  const auth = users ? users.natsConf : `authorization { token: "${token}" }`;
+  const auth = opts.authorization ?? (users ? users.natsConf : `authorization { token: "${token}" }`);
   writeFileSync(join(dir, 'nats.conf'), `host: 127.0.0.1\nport: ${port}\nmax_payload: 4MB\njetstream { store_dir: "${join(dir, 'store')}" }\n${auth}\n`);
   let proc!: ChildProcess;
   let out = '';
@@ -87,4 +88,13 @@ export async function violations(nc: import('@nats-io/transport-node').NatsConne
   await act();
   await new Promise((r) => setTimeout(r, ms));
   return seen;
+}
+
+/** The permission errors NATS reports to `nc` while `act` runs and for `ms` after, one a line. */
+export async function permissionErrors(nc: NatsConnection, act: () => void, ms = 1_500): Promise<string> {
+  const seen: string[] = [];
+  void (async () => { for await (const s of nc.status()) if (s.type === 'error') seen.push(String((s as { error?: Error }).error?.message ?? '')); })();
+  act();
+  await new Promise((r) => setTimeout(r, ms));
+  return seen.join('\n');
 }

@@ -1,6 +1,7 @@
 /**
  * One NATS user per node, ready to paste: the nats-server `authorization` block that holds each
- * node to its own subjects (natsPermissions), and each node's `[cluster]` lines. With the shared
+ * node to its own subjects (natsPermissions), and each node's `[cluster]` lines (without `nats =`,
+ * which the operator knows). With the shared
  * token every node holds the same credential and NATS enforces nothing between them; with these
  * users nats-server refuses a node that speaks for another or reads what is meant for another.
  */
@@ -14,9 +15,7 @@ export const NATS_PASSWORD_BYTES = 18;
 export interface NatsUsers {
   /** The nats-server config block, one user per node named after it. */
   natsConf: string;
-  /** Each node's `[cluster]` lines (without `nats =`, which the operator knows). */
-  nodeToml: Record<string, string>;
-  /** Each node's password, by node. */
+  /** Each node's password, by node (its user is named after it). */
   passwords: Record<string, string>;
 }
 
@@ -32,9 +31,7 @@ export function natsUsers(nodes: readonly string[]): NatsUsers {
   const passwords = nodes.map((node) => [node, randomBytes(NATS_PASSWORD_BYTES).toString('base64url')] as const);
   const entries = passwords.map(([user, password]) => `    ${JSON.stringify({ user, password, permissions: natsPermissions(user) })}`);
   const natsConf = `authorization {\n  users = [\n${entries.join(',\n')}\n  ]\n}\n`;
-  const nodeToml = Object.fromEntries(passwords.map(([node, password]) =>
-    [node, `[cluster]\nnode = "${node}"\nuser = "${node}"\npassword = "${password}"\n`]));
-  return { natsConf, nodeToml, passwords: Object.fromEntries(passwords) };
+  return { natsConf, passwords: Object.fromEntries(passwords) };
 }
 
 /** What `forge cluster users` prints: the nats.conf block, then each node's lines, each under its heading. */
@@ -43,6 +40,8 @@ export function natsUsersText(users: NatsUsers): string {
     '# nats.conf: in place of any authorization block; each node\'s user may publish and subscribe only to its own subjects',
     users.natsConf,
   ];
-  for (const [node, toml] of Object.entries(users.nodeToml)) parts.push(`# ${node}'s forge.toml (with its nats = "nats://…" and roles)`, toml);
+  for (const [node, password] of Object.entries(users.passwords)) {
+    parts.push(`# ${node}'s forge.toml (with its nats = "nats://…" and roles)`, `[cluster]\nnode = "${node}"\nuser = "${node}"\npassword = "${password}"\n`);
+  }
   return parts.join('\n');
 }
