@@ -19,6 +19,15 @@ export const HOLDER_BACKLOG_HIGH_BYTES = 512 * 1024;
 export const HOLDER_BACKLOG_LOW_BYTES = 128 * 1024;
 /** Unacknowledged output past which a watcher is dropped to a fresh repaint, bytes: never an unbounded queue. */
 export const WATCHER_BACKLOG_MAX_BYTES = 2 * 1024 * 1024;
+/**
+ * Shortest spell between two resizes applied to one terminal, ms. Each resize reflows the screen
+ * model's scrollback (up to ~12 MB of rows made anew at 500 columns) and repaints every viewer; a
+ * window dragged at 60 Hz, or a client sending a storm of sizes, is applied at most this often, the
+ * newest size winning (measured: the fuzz's ~22 resizes a second were what grew the allocator's
+ * arenas). A resize after a quiet spell applies at once. The holder's own terminal draws its new
+ * size at once; the shell and the other viewers follow within this spell.
+ */
+export const TERM_RESIZE_MIN_INTERVAL_MS = 100;
 
 /** What a viewer's `term_view` names besides the grid: said by the main thread when it attaches. */
 export interface TermViewInfo { number: number; seat: string; shell: string; cwd: string }
@@ -44,8 +53,14 @@ interface TermViewer {
   unacked: number;
 }
 
-/** `bytes`: what this terminal sent its viewers, for the operators' per-terminal figures. */
-interface TermState { id: number; viewers: Map<number, TermViewer>; holder: number | null; holderBehind: boolean; bytes?: number }
+/** A resize held back by TERM_RESIZE_MIN_INTERVAL_MS: the newest size asked, and the timer that applies it. */
+interface HeldResize { cols: number; rows: number; timer: NodeJS.Timeout }
+
+/**
+ * `bytes`: what this terminal sent its viewers, for the operators' per-terminal figures.
+ * `resizedAt`: when a resize was last applied (performance.now()).
+ */
+interface TermState { id: number; viewers: Map<number, TermViewer>; holder: number | null; holderBehind: boolean; bytes?: number; resizedAt: number; heldResize?: HeldResize }
 
 export interface TermFanoutCounters { bytes_out: number; watchers_dropped: number; holder_pauses: number }
 
@@ -105,14 +120,29 @@ export class TermFanout {
     this.post({ t: 'repaint', id: term, viewer });
   }
 
-  /** Resizes the PTY and the model; every viewer of it is repainted at the new size. */
+  /**
+   * Resizes the PTY and the model; every viewer of it is repainted at the new size. Within
+   * TERM_RESIZE_MIN_INTERVAL_MS of the last resize it is held, and the newest size held is applied
+   * when the spell ends.
+   */
   resize(term: number, cols: number, rows: number): void {
-    this.post({ t: 'resize', id: term, cols, rows });
-    for (const v of this.terms.get(term)?.viewers.keys() ?? []) this.repaint(term, v);
+    const t = this.term(term);
+    if (t.heldResize) { t.heldResize.cols = cols; t.heldResize.rows = rows; return; }
+    const wait = t.resizedAt + TERM_RESIZE_MIN_INTERVAL_MS - performance.now();
+    if (wait <= 0) { this.applyResize(t, cols, rows); return; }
+    const timer = setTimeout(() => {
+      const held = t.heldResize!;
+      t.heldResize = undefined;
+      if (this.terms.get(term) === t) this.applyResize(t, held.cols, held.rows);
+    }, wait);
+    t.heldResize = { cols, rows, timer };
   }
 
   /** The terminal ended: nothing of it is kept. */
-  end(term: number): void { this.terms.delete(term); }
+  end(term: number): void {
+    clearTimeout(this.terms.get(term)?.heldResize?.timer);
+    this.terms.delete(term);
+  }
 
   /** An ack from an attached viewer, handled here: true. Anything else is the main thread's to answer (false). */
   ack(term: number, viewer: number, bytes: unknown): boolean {
@@ -141,6 +171,7 @@ export class TermFanout {
   close(): void {
     this.port?.close();
     this.port = undefined;
+    for (const t of this.terms.values()) clearTimeout(t.heldResize?.timer);
     this.terms.clear();
   }
 
@@ -185,6 +216,12 @@ export class TermFanout {
     this.onLive(term, viewer);
   }
 
+  private applyResize(t: TermState, cols: number, rows: number): void {
+    t.resizedAt = performance.now();
+    this.post({ t: 'resize', id: t.id, cols, rows });
+    for (const v of t.viewers.keys()) this.repaint(t.id, v);
+  }
+
   private setHolderBehind(t: TermState, behind: boolean): void {
     if (t.holderBehind === behind) return;
     t.holderBehind = behind;
@@ -194,7 +231,7 @@ export class TermFanout {
 
   private term(term: number): TermState {
     let t = this.terms.get(term);
-    if (!t) { t = { id: term, viewers: new Map(), holder: null, holderBehind: false }; this.terms.set(term, t); }
+    if (!t) { t = { id: term, viewers: new Map(), holder: null, holderBehind: false, resizedAt: -Infinity }; this.terms.set(term, t); }
     return t;
   }
 
