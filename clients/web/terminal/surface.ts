@@ -14,6 +14,7 @@ import { TERM_INPUT_MAX_CHARS, pasteTooLong } from '../../../src/shared/limits.j
 import { TERM_ACK_EVERY_BYTES, TERM_STATE, readTermHeader, type TermServerMessage } from '../../../src/shared/terminal.js';
 import { boundRepeats } from '../../../src/shared/term-repeats.js';
 import { mendEraseAbove } from '../../../src/shared/term-erase-above.js';
+import { dropLinksOnReset } from '../../../src/shared/term-link-reset.js';
 import { guardHandlers } from '../../../src/shared/term-handler-guard.js';
 import { terminalTheme } from './theme.js';
 import { THEME_CHANGED } from '../theme.js';
@@ -114,6 +115,8 @@ export function openTerminalSurface(root: HTMLElement, conn: TerminalConn, opts:
   boundRepeats(term);
   // An erase above from the bottom-right corner must not stop the page drawing what follows.
   mendEraseAbove(term);
+  // A reset after hyperlinks must not keep the old screen, and its scrollback, alive for good.
+  dropLinksOnReset(term);
   const fit = new FitAddon();
   term.loadAddon(fit);
   const unicode = new Unicode11Addon();

@@ -20,6 +20,7 @@ import { takeFrame } from './frame-pool.js';
 import { CountClamp } from './counts.js';
 import { boundRepeats } from '../../shared/term-repeats.js';
 import { mendEraseAbove } from '../../shared/term-erase-above.js';
+import { dropLinksOnReset } from '../../shared/term-link-reset.js';
 import { guardHandlers, type CaughtThrow } from '../../shared/term-handler-guard.js';
 import type { ShellLaunch } from './shell.js';
 
@@ -125,6 +126,7 @@ export class SeatTerminal {
     useClientWidths(this.model);
     boundRepeats(this.model);
     mendEraseAbove(this.model);
+    dropLinksOnReset(this.model);
     this.serializer = new SerializeAddon();
     this.model.loadAddon(this.serializer as never);
     this.feed = new ModelFeed(this.model, MODEL_SCROLLBACK_ROWS);
