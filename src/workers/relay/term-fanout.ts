@@ -21,10 +21,10 @@ export const HOLDER_BACKLOG_LOW_BYTES = 128 * 1024;
 export const WATCHER_BACKLOG_MAX_BYTES = 2 * 1024 * 1024;
 /**
  * Shortest spell between two resizes applied to one terminal, ms. Each resize reflows the screen
- * model's scrollback (up to ~12 MB of rows made anew at 500 columns) and repaints every viewer; a
- * window dragged at 60 Hz, or a client sending a storm of sizes, is applied at most this often, the
- * newest size winning (measured: the fuzz's ~22 resizes a second were what grew the allocator's
- * arenas). A resize after a quiet spell applies at once. The holder's own terminal draws its new
+ * model's scrollback (up to ~12 MB of rows made anew at 500 columns) and sends every viewer a
+ * repaint; a window dragged at 60 Hz, or a client sending a storm of sizes, is applied at most this
+ * often, the newest size winning (30 sizes sent back to back: 30 repaints to each viewer before, a
+ * few now). A resize after a quiet spell applies at once. The holder's own terminal draws its new
  * size at once; the shell and the other viewers follow within this spell.
  */
 export const TERM_RESIZE_MIN_INTERVAL_MS = 100;
