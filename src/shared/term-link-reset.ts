@@ -23,9 +23,13 @@ interface LinkInternals {
   _core?: { _oscLinkService?: { _dataByLinkId?: Map<number, { lines?: Array<{ dispose(): void }> }> } };
 }
 
+/** xterm.js's links by id, or undefined where they cannot be found. */
+const linksOf = (term: ResettingTerminal): Map<number, { lines?: Array<{ dispose(): void }> }> | undefined =>
+  (term as unknown as LinkInternals)._core?._oscLinkService?._dataByLinkId;
+
 /** Links `term`'s link service holds now (0 where it cannot be read). */
 export function linksHeld(term: ResettingTerminal): number {
-  return (term as unknown as LinkInternals)._core?._oscLinkService?._dataByLinkId?.size ?? 0;
+  return linksOf(term)?.size ?? 0;
 }
 
 /**
@@ -34,7 +38,7 @@ export function linksHeld(term: ResettingTerminal): number {
  */
 export function dropLinksOnReset(term: ResettingTerminal): { dispose(): void } {
   return term.parser.registerEscHandler({ final: 'c' }, () => {
-    const links = (term as unknown as LinkInternals)._core?._oscLinkService?._dataByLinkId;
+    const links = linksOf(term);
     if (links) for (const link of [...links.values()]) for (const marker of [...(link.lines ?? [])]) marker.dispose();
     // Not handled here: xterm.js's own reset runs next.
     return false;
