@@ -19,6 +19,11 @@
  * express. Each round flips which server goes first. The first rounds warm both up and are not
  * counted.
  *
+ * Time to a known result: an answer that does not show what its call did (Playwright MCP's key
+ * press, typing and form filling answer without the page) is followed by the snapshot an agent
+ * reads to see it, timed, and `to_result` gives, for those calls, each server's p50 of the call
+ * and that read together (forge's answers carry what changed, so its figure is the call alone).
+ *
  * Playwright MCP waits its settle time (--timeout-settle, 500 ms by default) after a click or an
  * evaluate; the bench keeps its defaults, as its users get them. `--pw-settle MS` sets it, to
  * compare the calls' own work.
@@ -96,12 +101,22 @@ async function main(): Promise<void> {
       forge: Object.fromEntries(KINDS.map((k) => [k, []])) as unknown as Record<Kind, number[]>,
       playwright_mcp: Object.fromEntries(KINDS.map((k) => [k, []])) as unknown as Record<Kind, number[]>,
     };
+    // Each round's time to a known result, by kind, where both servers have one (see Round.toResult).
+    const toResult: Partial<Record<Kind, Array<Record<Contender['name'], number>>>> = {};
+    /** The kinds some answer of which did not show what its call did. */
+    const readAfter = new Set<Kind>();
     for (let i = 0; i < warmup + iterations; i++) {
       const order = i % 2 === 0 ? rounds : [...rounds].reverse();
       for (const kind of KINDS) {
+        const known: Partial<Record<Contender['name'], number>> = {};
         for (const r of order) {
           const ms = await r.step(kind);
           if (i >= warmup) samples[r.c.name][kind].push(ms);
+          if (r.toResult !== undefined) known[r.c.name] = r.toResult;
+          if (r.toResult !== undefined && r.toResult !== ms) readAfter.add(kind);
+        }
+        if (i >= warmup && known.forge !== undefined && known.playwright_mcp !== undefined) {
+          (toResult[kind] ??= []).push(known as Record<Contender['name'], number>);
         }
       }
     }
@@ -129,8 +144,20 @@ async function main(): Promise<void> {
       'forge p95 ms': f[`${kind}_ms_p95`], 'pw-mcp p95 ms': w[`${kind}_ms_p95`], 'ratio p95': ratio[`${kind}_ms_p95`],
       'paired ratio p50': paired[`${kind}_ms_p50`],
     }])));
+    // The calls whose answer, on one server or both, did not show what they did: with the read that does.
+    const toResultP50: Record<string, { forge_ms_p50: number; playwright_mcp_ms_p50: number; ratio: number }> = {};
+    for (const kind of readAfter) {
+      const rows = toResult[kind] ?? [];
+      if (!rows.length) continue;
+      const p50 = (name: Contender['name']): number => round2(percentile(rows.map((x) => x[name]).sort((a, b) => a - b), 0.5));
+      toResultP50[kind] = { forge_ms_p50: p50('forge'), playwright_mcp_ms_p50: p50('playwright_mcp'), ratio: round2(p50('forge') / p50('playwright_mcp')) };
+    }
+    if (Object.keys(toResultP50).length) {
+      process.stderr.write('To a known result (the call, and the snapshot an agent reads when its answer does not show what the call did):\n');
+      console.table(toResultP50);
+    }
     const figures = {
-      forge: f, playwright_mcp: w, ratio, ratio_paired: paired, iterations, warmup,
+      forge: f, playwright_mcp: w, ratio, ratio_paired: paired, to_result: toResultP50, iterations, warmup,
       playwright_mcp_version: pw.version, playwright_mcp_settle_ms: pwSettle ?? 'default',
       // The machine's 1-minute load average around the run: latencies scale with it, ratios less.
       load_avg_1m: [round2(loadBefore), round2(loadavg()[0])],

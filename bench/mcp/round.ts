@@ -50,7 +50,12 @@ const ELEMENTS = {
 type Widget = keyof typeof ELEMENTS;
 
 /** What a step's answer must show, and the page question that shows it when the answer does not. */
-interface Check { shows: string | RegExp; probe?: string }
+interface Check {
+  shows: string | RegExp;
+  probe?: string;
+  /** false: what the call did is no snapshot's content (a layout's size), so no read is timed after it. */
+  read?: boolean;
+}
 
 /** The text of the files an answer links, read where the server wrote them. */
 function linkedFiles(text: string, dir: string | undefined): string {
@@ -97,15 +102,32 @@ export class Round {
     return { ...r, seen: r.text + linkedFiles(r.text, this.c.dir) };
   }
 
-  /** A timed call that must show `check` in its answer or, through `check.probe`, on the page. */
+  /**
+   * A timed call that must show `check` in its answer or, through `check.probe`, on the page. An
+   * answer that does not show it is followed by the read an agent would make to see what its call
+   * did, a timed browser_snapshot: `toResult` is then the call and that read together (undefined
+   * when the snapshot cannot show it either, as a layout's size).
+   */
   private async checked(tool: string, args: Record<string, unknown>, check: Check): Promise<Answer & { seen: string }> {
     const r = await this.call(tool, args);
-    if (shows(r.seen, check.shows)) return r;
+    if (shows(r.seen, check.shows)) { this.toResult = r.ms; return r; }
+    if (check.probe && check.read !== false) {
+      const read = await this.call('browser_snapshot', {});
+      if (shows(read.seen, check.shows)) { this.toResult = r.ms + read.ms; return r; }
+    }
     if (check.probe && shows((await this.call('browser_evaluate', { function: check.probe })).seen, check.shows)) return r;
     throw new Error(`${this.c.name}: ${tool} did not do its job (${String(check.shows)} is not in its answer${check.probe ? ' nor on the page' : ''}):\n${r.text.slice(0, 600)}`);
   }
 
+  /**
+   * The last step's time to a known result, ms: its call when its answer shows what it did, else
+   * the call and the snapshot an agent reads to see it; undefined for a step whose effect no
+   * snapshot shows (or that is checked otherwise).
+   */
+  toResult: number | undefined;
+
   async step(kind: Kind): Promise<number> {
+    this.toResult = undefined;
     switch (kind) {
       case 'navigate':
         return (await this.checked('browser_navigate', { url: this.app.url }, { shows: 'Orders' })).ms;
@@ -180,7 +202,7 @@ export class Round {
       }
       case 'resize': {
         const [width, height] = RESIZE_SIZES[this.resizes++ % RESIZE_SIZES.length];
-        return (await this.checked('browser_resize', { width, height }, { shows: `${width}x${height}`, probe: "() => innerWidth + 'x' + innerHeight" })).ms;
+        return (await this.checked('browser_resize', { width, height }, { shows: `${width}x${height}`, probe: "() => innerWidth + 'x' + innerHeight", read: false })).ms;
       }
       case 'navigate_back': {
         // A real step back: the order's own page is opened first, untimed.
