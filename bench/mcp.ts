@@ -116,7 +116,7 @@ async function main(): Promise<void> {
           if (r.toResult !== undefined && r.toResult !== ms) readAfter.add(kind);
         }
         if (i >= warmup && known.forge !== undefined && known.playwright_mcp !== undefined) {
-          (toResult[kind] ??= []).push(known as Record<Contender['name'], number>);
+          toResult[kind] = [...(toResult[kind] ?? []), known as Record<Contender['name'], number>];
         }
       }
     }
