@@ -2,10 +2,10 @@
  * Viewers of the browser surface: who watches which tab, who holds the controller role, and the
  * layout that follows the role. Every rule here is the server's: a watcher's input and arrows are
  * refused here, not just hidden by a client. Its parts are in `viewing/`: the layout a surface
- * asks for, the controller's gesture queue, the tab list a token sees, the tabs' sound, and the
- * frame pipeline each watched host runs.
+ * asks for, the controller's gesture queue and its gestures' replay on the page, the tab list a
+ * token sees, the tabs' sound, and the frame pipeline each watched host runs.
  */
-import { MOD_CTRL, MOD_META, type ClientMessageOf, type ServerMessage, type ViewRecording } from '../../shared/protocol.js';
+import type { ClientMessageOf, ServerMessage, ViewRecording } from '../../shared/protocol.js';
 import { ForgeError } from '../../shared/errors.js';
 import { DEFAULT_PAGE_HEIGHT, DEFAULT_PAGE_WIDTH } from '../../shared/limits.js';
 import type { Rect } from '../../shared/capture.js';
@@ -14,12 +14,11 @@ import { parseSeat } from '../seat.js';
 import { tabAllowed, type ViewerGrant } from '../../shared/grants.js';
 import type { ProfileBrowser } from './profile.js';
 import type { Tab } from './tabs.js';
-import { dispatchInput, type ScreenHand } from './input.js';
 import { NavigationArrows } from './history.js';
-import { FOCUS_MOVING_KEYS, focusIsEditable, selectedText } from './focus.js';
 import type { Listener } from './sound.js';
-import { layoutSize, overlaps, surfaceSize, type Size } from './viewing/layout.js';
-import { acked, GestureQueue, type InputMessage } from './viewing/gestures.js';
+import { layoutSize, surfaceSize, type Size } from './viewing/layout.js';
+import { GestureQueue, type InputMessage } from './viewing/gestures.js';
+import { drive, type DriveRoom } from './viewing/drive.js';
 import { HostFrameSources } from './viewing/host-frames.js';
 import { TabSound } from './viewing/tab-sound.js';
 import { isWholeOrg, tabList, visibleTabs, type TabListMessage } from './viewing/tab-list.js';
@@ -80,10 +79,19 @@ export class BrowserViewing {
   private takes = new Map<string, ViewRecording>();
   /** Called after every view push: the role or the watchers of the tab may have moved. */
   readonly viewPushed: Array<(p: ProfileBrowser, tab: Tab) => void> = [];
+  /** What the controller's gestures need of this viewing (see viewing/drive.ts). */
+  private readonly room: DriveRoom;
 
   constructor(private readonly hub: ViewerHub, private readonly dir: BrowserDirectory) {
     this.arrows = new NavigationArrows((tab, msg) => this.sendToWatchers(tab, msg));
     this.frames = new HostFrameSources(hub);
+    this.room = {
+      layoutOf: (tab) => this.layouts.get(tab.pageId),
+      frames: this.frames,
+      controls: (viewer, tab) => this.controllers.get(tab.pageId) === viewer,
+      send: (viewer, msg) => this.hub.send(viewer, msg),
+      unacked: () => { this.unackedInputs++; },
+    };
     this.sound = new TabSound(hub, {
       lookedAt: () => [...this.viewers.values()].flatMap((s) => [...(s.subscribed ? [s.subscribed] : []), ...(s.also ?? [])]),
       profile: (key) => this.dir.profile(key),
@@ -373,42 +381,7 @@ export class BrowserViewing {
   }
 
   private async input(v: ViewerInfo, m: InputMessage): Promise<void> {
-    const ev = m.ev;
-    const w = this.controllerWatch(v, 'driving the page');
-    if (w.tab.dialog) throw new ForgeError('dialog_waiting', `tab ${w.tab.number} is held by a ${w.tab.dialog.kind} dialog: ${JSON.stringify(w.tab.dialog.message)}`);
-    const session = w.profile.driver?.session(w.tab.page);
-    if (!session) throw new ForgeError('host_not_answering', 'the host is not answering');
-    const layout = this.layouts.get(w.tab.pageId) ?? { w: w.w, h: w.h };
-    // Points come in the controller's box; the page is laid out at (at most) the capture's size.
-    w.profile.lastActivity = Date.now();
-    // A copy or cut chord: the selection it takes is read first (a cut removes it), and goes to the person's clipboard.
-    const copying = ev.type === 'key' && ev.action === 'down' && (ev.modifiers ?? 0) & (MOD_CTRL | MOD_META) && /^[cx]$/i.test(ev.key)
-      ? selectedText(w.tab.page) : undefined;
-    if (copying) await copying;
-    await acked(dispatchInput(session, ev, { sx: layout.w / w.box.w, sy: layout.h / w.box.h, maxX: layout.w, maxY: layout.h }, await this.screenHand(w)), () => { this.unackedInputs++; });
-    const copied = copying ? await copying : '';
-    if (copied) this.hub.send(v.id, { t: 'copied', tab: w.tab.number, text: copied });
-    const focusMayMove = (ev.type === 'mouse' && ev.action === 'up') || (ev.type === 'key' && ev.action === 'up' && FOCUS_MOVING_KEYS.has(ev.key));
-    if (focusMayMove) this.tellFocus(this.state(v), w);
-  }
-
-  /** The host's own mouse over this tab's window, while a popup window (a select's list) is open over it; else none. */
-  private async screenHand(w: Watch): Promise<ScreenHand | undefined> {
-    const layout = this.layouts.get(w.tab.pageId);
-    const frames = w.profile.host ? await this.frames.started(w.profile.host)?.catch(() => undefined) : undefined;
-    if (!layout || !frames || !frames.pipeline.popups.some((r) => overlaps(r, layout.viewport))) return undefined;
-    const v = layout.viewport;
-    return { mouse: (action, x, y, button) => frames.pipeline.screenMouse(action, v.x + x, v.y + y, button) };
-  }
-
-  /** Tells the controller whether the page's focus now takes typing (a phone raises its keyboard on it); only the newest answer counts. */
-  private tellFocus(s: ViewerState, w: Watch): void {
-    s.focusAsks = (s.focusAsks ?? 0) + 1;
-    const ask = s.focusAsks;
-    void focusIsEditable(w.tab.page).then((editable) => {
-      if (s.focusAsks !== ask || s.watch?.tab !== w.tab || this.controllers.get(w.tab.pageId) !== s.info.id) return;
-      this.hub.send(s.info.id, { t: 'focus', tab: w.tab.number, editable });
-    });
+    await drive(this.room, this.state(v), this.controllerWatch(v, 'driving the page'), m.ev);
   }
 
   private async nav(v: ViewerInfo, m: ClientMessageOf<'nav'>): Promise<void> {
