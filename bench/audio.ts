@@ -13,7 +13,7 @@ import { createServer } from 'node:http';
 import { readdirSync, readFileSync } from 'node:fs';
 import sharp from 'sharp';
 import WebSocket from 'ws';
-import { AUDIO_HEADER_BYTES, FRAME_HEADER_BYTES, FRAME_KIND_AUDIO, FRAME_KIND_BROWSER, decodeControl, encodeControl, readAudioHeader, readFrameHeader, type ClientMessage } from '../src/shared/protocol.js';
+import { AUDIO_HEADER_BYTES, FRAME_HEADER_BYTES, FRAME_KIND_AUDIO, FRAME_KIND_BROWSER, decodeServerMessage, encodeControl, readAudioHeader, readFrameHeader, type ClientMessage } from '../src/shared/protocol.js';
 import { root, saveRun, sleep } from './harness.js';
 import { startForge } from './mcp/contenders.js';
 import { percentile } from './stamp.js';
@@ -145,10 +145,8 @@ ws.on('message', (data: Buffer, binary: boolean) => {
     });
     return;
   }
-  const d = decodeControl(u8);
-  if (!d.ok) return;
-  const m = d.msg as { t: string; you?: number; controller?: number | null };
-  if (m.t === 'view') { you = m.you ?? you; controlled = m.controller === you; }
+  const m = decodeServerMessage(u8);
+  if (m?.t === 'view') { you = m.you; controlled = m.controller === you; }
 });
 const send = (m: ClientMessage): void => ws.send(encodeControl(m));
 const click = (): void => {

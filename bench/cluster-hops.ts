@@ -8,7 +8,7 @@
 import WebSocket from 'ws';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { decodeControl, encodeControl, FRAME_KIND_TERMINAL } from '../src/shared/protocol.js';
+import { decodeServerMessage, encodeControl, FRAME_KIND_TERMINAL } from '../src/shared/protocol.js';
 import { readTermHeader } from '../src/shared/terminal.js';
 import { spawnForge, type ForgeProcess } from './forge-process.js';
 import { median } from './stamp.js';
@@ -65,8 +65,8 @@ class TermViewer {
         this.echo?.(payload.toString('latin1'));
         return;
       }
-      const d = decodeControl(new Uint8Array(data));
-      if (d.ok && d.msg.t === 'term_view') this.term = d.msg.term as number;
+      const m = decodeServerMessage(new Uint8Array(data));
+      if (m?.t === 'term_view') this.term = m.term;
     });
   }
 

@@ -17,7 +17,7 @@ import sharp from 'sharp';
 import WebSocket from 'ws';
 import { BrowserHost } from '../src/main/browser/host/host.js';
 import { CdpConnection } from '../src/workers/cdp/connection.js';
-import { FRAME_HEADER_BYTES, FRAME_KIND_BROWSER, decodeControl, encodeControl, readFrameHeader, type ClientMessage } from '../src/shared/protocol.js';
+import { FRAME_HEADER_BYTES, FRAME_KIND_BROWSER, decodeServerMessage, encodeControl, readFrameHeader, type ClientMessage } from '../src/shared/protocol.js';
 import { root, saveRun, sleep } from './harness.js';
 import { startForge } from './mcp/contenders.js';
 import { percentile } from './stamp.js';
@@ -91,10 +91,8 @@ async function forgePath(port: number, token: string): Promise<{ path: Path; clo
       chain = chain.then(async () => { white = await whiteAt(body, CX - h.x, CY - h.y); for (const cb of listeners) cb(arrivedAt); });
       return;
     }
-    const d = decodeControl(u8);
-    if (!d.ok) return;
-    const m = d.msg as { t: string; you?: number; controller?: number | null };
-    if (m.t === 'view') { you = m.you ?? you; controlled = m.controller === you; }
+    const m = decodeServerMessage(u8);
+    if (m?.t === 'view') { you = m.you; controlled = m.controller === you; }
   });
   send({ t: 'attach', w: W, h: H });
   while (you < 0) await sleep(20);

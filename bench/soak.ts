@@ -22,7 +22,7 @@
 import { parseArgs } from 'node:util';
 import WebSocket from 'ws';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { decodeControl, encodeControl, FRAME_KIND_TERMINAL } from '../src/shared/protocol.js';
+import { decodeServerMessage, encodeControl, FRAME_KIND_TERMINAL } from '../src/shared/protocol.js';
 import { readTermHeader } from '../src/shared/terminal.js';
 import { agentClient, rssMb, startServer, type ForgeServer } from './fuzz/server.js';
 import { servePages } from './fuzz/scene.js';
@@ -141,10 +141,10 @@ class SoakViewer {
         return;
       }
       if (data[0] === 1) return;
-      const d = decodeControl(new Uint8Array(data.buffer, data.byteOffset, data.byteLength));
-      if (!d.ok) { this.t.error(`a viewer got an undecodable message: ${d.reason}`); return; }
-      if (d.msg.t === 'error') this.t.error(`a viewer was told: ${String(d.msg.message)}`);
-      if (d.msg.t === 'term_view') this.term = d.msg.term as number;
+      const m = decodeServerMessage(new Uint8Array(data.buffer, data.byteOffset, data.byteLength));
+      if (!m) { this.t.error('a viewer got an undecodable message'); return; }
+      if (m.t === 'error') this.t.error(`a viewer was told: ${m.message}`);
+      if (m.t === 'term_view') this.term = m.term;
     });
     ws.on('close', (code, reason) => {
       if (this.stopped) return;

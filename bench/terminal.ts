@@ -25,7 +25,7 @@ import nodePty from 'node-pty';
 import WebSocket from 'ws';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { decodeControl, encodeControl, FRAME_KIND_TERMINAL } from '../src/shared/protocol.js';
+import { decodeServerMessage, encodeControl, FRAME_KIND_TERMINAL } from '../src/shared/protocol.js';
 import { readTermHeader } from '../src/shared/terminal.js';
 import { saveRun } from './harness.js';
 
@@ -86,7 +86,6 @@ class BenchViewer {
   /** Output frames received: with `bytes`, the size the server's gathering gives its frames. */
   frames = 0;
   private echo: ((s: string) => void) | null = null;
-  messages: Array<Record<string, unknown>> = [];
 
   constructor(readonly ws: WebSocket) {
     ws.on('message', (data: Buffer) => {
@@ -108,11 +107,8 @@ class BenchViewer {
         }
         return;
       }
-      const d = decodeControl(new Uint8Array(data));
-      if (d.ok) {
-        this.messages.push(d.msg as Record<string, unknown>);
-        if (d.msg.t === 'term_view') this.term = d.msg.term as number;
-      }
+      const m = decodeServerMessage(new Uint8Array(data));
+      if (m?.t === 'term_view') this.term = m.term;
     });
   }
 

@@ -39,8 +39,7 @@ export class ActivityLine {
     conn.onState((s) => { if (s === 'open') conn.send({ t: 'activity' }); });
     conn.onMessage((m) => {
       if (m.t !== 'activity') return;
-      const events = (m as { events?: ActivityEvent[] }).events ?? [];
-      this.events = (m as { replace?: boolean }).replace ? [...events] : [...this.events, ...events];
+      this.events = m.replace ? [...m.events] : [...this.events, ...m.events];
       if (this.events.length > ACTIVITY_SHOWN_MAX * 2) this.events.splice(0, this.events.length - ACTIVITY_SHOWN_MAX * 2);
       this.render();
     });

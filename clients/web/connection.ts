@@ -4,7 +4,7 @@
  * listens for their kind. Everything that depends on the socket re-subscribes on `open`.
  */
 import { applyTheme, themeChoice } from './theme.js';
-import { decodeControl, encodeControl, type ClientMessage, type ServerMessage } from '../../src/shared/protocol.js';
+import { decodeServerMessage, encodeControl, type ClientMessage, type ServerMessage } from '../../src/shared/protocol.js';
 import { TERM_STATE } from '../../src/shared/terminal.js';
 import { PING_PERIOD_MS, RECONNECT_FACTOR, RECONNECT_FIRST_MS, RECONNECT_MAX_MS } from './limits.js';
 
@@ -52,7 +52,7 @@ export class Connection {
     const scheme = location.protocol === 'https:' ? 'wss:' : 'ws:';
     const conn = new Connection(`${scheme}//${location.host}/ws?token=${encodeURIComponent(token)}`);
     applyTheme();
-    conn.onMessage((m) => { if (m.t === 'welcome') applyTheme(themeChoice((m as { theme?: unknown }).theme)); });
+    conn.onMessage((m) => { if (m.t === 'welcome') applyTheme(themeChoice(m.theme)); });
     return conn;
   }
 
@@ -127,13 +127,12 @@ export class Connection {
         for (const cb of binary) cb(e.data);
         return;
       }
-      const decoded = decodeControl(bytes);
-      if (!decoded.ok) return;
-      const msg = decoded.msg as ServerMessage;
+      const msg = decodeServerMessage(bytes);
+      if (!msg) return;
       if (msg.t === 'welcome') {
-        this.viewerId = (msg as { viewerId: number }).viewerId;
-        this.org = (msg as { org: string }).org;
-        this.mayControl = (msg as { mayControl?: boolean }).mayControl !== false;
+        this.viewerId = msg.viewerId;
+        this.org = msg.org;
+        this.mayControl = msg.mayControl !== false;
       }
       for (const cb of this.messageListeners) cb(msg);
     };

@@ -4,8 +4,9 @@
  * answer the connection did not take says so and keeps the words, and the ask stays parked.
  */
 import { NOT_SENT, type Connection } from './connection.js';
+import type { HandOffCard } from '../../src/shared/protocol.js';
 
-export interface Ask { id: string; seat: string; profile: string; pageId: string; tab: number; message: string }
+export type Ask = HandOffCard;
 export type Answer = 'done' | 'not_now' | 'feedback';
 
 /** The sentence for an answer the socket could not carry (the refusal tone). */
@@ -34,16 +35,14 @@ export class HandOffs {
     });
     conn.onMessage((m) => {
       if (m.t === 'handoffs') {
-        this.asks = ((m as unknown as { asks?: Ask[] }).asks ?? []).slice();
+        this.asks = m.asks.slice();
         for (const id of [...this.notes.keys()]) if (!this.asks.some((a) => a.id === id)) this.notes.delete(id);
         if (this.draftAsk && !this.asks.some((a) => a.id === this.draftAsk)) this.draftAsk = null;
         this.emit();
       } else if (m.t === 'answered') {
-        const id = (m as { id?: number }).id;
-        if (id !== undefined) this.settle(id, true);
-      } else if (m.t === 'error' && (m as { for?: string }).for === 'answer') {
-        const e = m as unknown as { id?: number; message: string };
-        if (e.id !== undefined) this.settle(e.id, false, e.message);
+        if (m.id !== undefined) this.settle(m.id, true);
+      } else if (m.t === 'error' && m.for === 'answer') {
+        if (m.id !== undefined) this.settle(m.id, false, m.message);
       }
     });
   }

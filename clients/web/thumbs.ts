@@ -31,7 +31,7 @@ export class ThumbWatch {
     conn.onState((s) => { if (s === 'open') { this.told = ''; this.tell(); } });
     conn.onMessage((m) => {
       if (m.t !== 'thumb') return;
-      const { pageId, webp } = m as { pageId: string; webp: Uint8Array };
+      const { pageId, webp } = m;
       const img = this.imgs.get(pageId);
       if (!img) return;
       const old = this.urls.get(pageId);

@@ -30,7 +30,7 @@
 import { Packr, Unpackr } from 'msgpackr';
 import type { ActivityEvent } from './activity.js';
 import { CONTROL_NESTING_MAX } from './limits.js';
-import type { TermClientMessage } from './terminal.js';
+import type { TermClientMessage, TermServerMessage } from './terminal.js';
 
 export const FRAME_KIND_BROWSER = 1;
 export const FRAME_KIND_TERMINAL = 4;
@@ -278,7 +278,14 @@ export type ServerMessage =
   | { t: 'download_lost'; profile: string; count: number; max: number; title: string; message: string; dropped: string[] }
   /** A tab's live thumbnail (a small WebP), to the homes that name it in `thumbs`, each time it changed. */
   | { t: 'thumb'; pageId: string; webp: Uint8Array }
-  | { t: string; [k: string]: unknown };
+  /** The parked hand-offs this viewer's credential covers, pushed whenever one parks or ends (and in answer to `handoffs`). */
+  | { t: 'handoffs'; asks: HandOffCard[]; id?: number }
+  /** The person's answer to a hand-off reached its agent. */
+  | { t: 'answered'; handoff: string; answer: 'done' | 'not_now' | 'feedback'; id?: number }
+  | TermServerMessage;
+
+/** A parked hand-off as the home lists it: its id (for `answer`), the asking seat, its page and words. */
+export interface HandOffCard { id: string; seat: string; profile: string; pageId: string; tab: number; message: string }
 
 const packr = new Packr({ useRecords: false, moreTypes: false });
 const unpackr = new Unpackr({ useRecords: false, moreTypes: false });
@@ -292,7 +299,16 @@ export function encodeControl(msg: ServerMessage | ClientMessage): Uint8Array {
   return new Uint8Array(packr.pack(msg) as Uint8Array);
 }
 
-export type DecodeResult = { ok: true; msg: UncheckedMessage & ServerMessage } | { ok: false; reason: string };
+export type DecodeResult = { ok: true; msg: UncheckedMessage } | { ok: false; reason: string };
+
+/**
+ * A message from the server, as its own clients read it: decoded, and taken for the kind its `t`
+ * names (the server wrote it); undefined for bytes that are no control message.
+ */
+export function decodeServerMessage(bytes: Uint8Array): ServerMessage | undefined {
+  const d = decodeControl(bytes);
+  return d.ok ? (d.msg as ServerMessage) : undefined;
+}
 
 /** Decodes a control message; never throws — a malformed one is a reason the sender is told. */
 export function decodeControl(bytes: Uint8Array): DecodeResult {
@@ -312,7 +328,7 @@ export function decodeControl(bytes: Uint8Array): DecodeResult {
   if (nestedPast(value, CONTROL_NESTING_MAX)) {
     return { ok: false, reason: `a control message nests maps and arrays at most ${CONTROL_NESTING_MAX} levels deep` };
   }
-  return { ok: true, msg: value as UncheckedMessage & ServerMessage };
+  return { ok: true, msg: value as UncheckedMessage };
 }
 
 /** Whether `value` nests maps or arrays deeper than `max` levels; walked without recursion. */
