@@ -161,8 +161,8 @@ export class Connection {
 
 /** A surface's view of the socket: control messages both ways, and binary frames as bytes. */
 export interface SurfaceConn {
-  send(msg: Record<string, unknown> & { t: string }): void;
-  onMessage(cb: (msg: Record<string, unknown> & { t: string }) => void): () => void;
+  send(msg: ClientMessage): void;
+  onMessage(cb: (msg: ServerMessage) => void): () => void;
   onBinary(cb: (bytes: Uint8Array) => void): () => void;
   onState(cb: (state: LinkState) => void): () => void;
   /** Whether this page's credential may take control. */
@@ -172,8 +172,8 @@ export interface SurfaceConn {
 /** This socket as a lazily loaded surface (the terminal's) takes it; `kind` is its frame kind. */
 export function surfaceConn(conn: Connection, kind: number): SurfaceConn {
   return {
-    send: (m) => { conn.send(m as never); },
-    onMessage: (cb) => conn.onMessage((m) => cb(m as Record<string, unknown> & { t: string })),
+    send: (m) => { conn.send(m); },
+    onMessage: (cb) => conn.onMessage(cb),
     onBinary: (cb) => conn.onBinary(kind, (buf) => cb(new Uint8Array(buf))),
     onState: (cb) => conn.onState(cb),
     mayControl: () => conn.mayControl,

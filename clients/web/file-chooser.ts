@@ -6,7 +6,7 @@
  * limits is never sent: the answer is a dismiss, and the server's sentence says why.
  */
 import { FILE_CHOOSER_MAX_BYTES, FILE_CHOOSER_MAX_FILES } from '../../src/shared/limits.js';
-import type { PickedFile, ServerMessage } from '../../src/shared/protocol.js';
+import type { ClientMessageOf, PickedFile, ServerMessage } from '../../src/shared/protocol.js';
 import { NOT_SENT, type Connection } from './connection.js';
 import { h } from './dom.js';
 import { addFileStyles } from './file-styles.js';
@@ -100,8 +100,8 @@ export class FileChooserPrompt {
     this.answer({ t: 'file_chooser_answer', chooser: ask.chooser, files: picked });
   }
 
-  private answer(msg: { t: 'file_chooser_answer'; chooser: string; [k: string]: unknown }): void {
-    if (!this.conn.send(msg as never)) { this.host.say(NOT_SENT, 'refusal'); return; }
+  private answer(msg: ClientMessageOf<'file_chooser_answer'>): void {
+    if (!this.conn.send(msg)) { this.host.say(NOT_SENT, 'refusal'); return; }
     this.words.textContent = 'Sending…';
   }
 }

@@ -9,9 +9,9 @@ import { Unicode11Addon } from '@xterm/addon-unicode11';
 import { SearchAddon } from '@xterm/addon-search';
 import { ClipboardAddon } from '@xterm/addon-clipboard';
 import { ImageAddon } from '@xterm/addon-image';
-import { FRAME_FLAG_KEYFRAME } from '../../../src/shared/protocol.js';
+import { FRAME_FLAG_KEYFRAME, type ClientMessage, type ServerMessage } from '../../../src/shared/protocol.js';
 import { TERM_INPUT_MAX_CHARS, pasteTooLong } from '../../../src/shared/limits.js';
-import { TERM_ACK_EVERY_BYTES, TERM_STATE, readTermHeader, type TermServerMessage } from '../../../src/shared/terminal.js';
+import { TERM_ACK_EVERY_BYTES, TERM_STATE, readTermHeader } from '../../../src/shared/terminal.js';
 import { boundRepeats } from '../../../src/shared/term-repeats.js';
 import { mendEraseAbove } from '../../../src/shared/term-erase-above.js';
 import { dropLinksOnReset } from '../../../src/shared/term-link-reset.js';
@@ -28,9 +28,9 @@ const ACK_IDLE_MS = 40;
 const UNDRAWN_REPAINT_MS = 1000;
 
 export interface TerminalConn {
-  send(msg: Record<string, unknown> & { t: string }): void;
+  send(msg: ClientMessage): void;
   /** Subscribes to control messages; returns the unsubscribe. */
-  onMessage(cb: (msg: Record<string, unknown> & { t: string }) => void): () => void;
+  onMessage(cb: (msg: ServerMessage) => void): () => void;
   /** Subscribes to binary frames; returns the unsubscribe. */
   onBinary(cb: (bytes: Uint8Array) => void): () => void;
   /** Subscribes to the socket's state, where it reconnects (it tells the current state at once); returns the unsubscribe. */
@@ -65,8 +65,6 @@ export interface TerminalSurfaceHandle {
   readonly term: Terminal;
   close(): void;
 }
-
-type Msg = TermServerMessage | { t: 'error'; message: string; for?: string };
 
 export function openTerminalSurface(root: HTMLElement, conn: TerminalConn, opts: TerminalOptions): TerminalSurfaceHandle {
   /** A watch-only token's page shows take control greyed, with why, rather than a press the server refuses. */
@@ -187,7 +185,7 @@ export function openTerminalSurface(root: HTMLElement, conn: TerminalConn, opts:
     term.write(payload, () => drew(payload.byteLength));
   };
 
-  const onMessage = (m: Msg): void => {
+  const onMessage = (m: ServerMessage): void => {
     if (m.t === 'term_view') {
       if (id && m.term !== id) return;
       id = m.term;
@@ -288,7 +286,7 @@ export function openTerminalSurface(root: HTMLElement, conn: TerminalConn, opts:
   q<HTMLButtonElement>('.term-done').addEventListener('click', () => conn.send({ t: 'term_answer', term: id, answer: 'done' }));
   q<HTMLButtonElement>('.term-notnow').addEventListener('click', () => conn.send({ t: 'term_answer', term: id, answer: 'not_now' }));
 
-  const offMsg = conn.onMessage((m) => onMessage(m as Msg));
+  const offMsg = conn.onMessage(onMessage);
   const offBin = conn.onBinary(onFrame);
   // A dropped socket ends this client's attach and its hold on the keyboard, as the server sees
   // it: the surface says so and goes inert, and the next open attaches again, repainted afresh.
