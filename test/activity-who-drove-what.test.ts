@@ -6,11 +6,11 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { startForge, connectAgent, handOff, type Agent, type RunningServer } from './helpers/server.js';
-import { launchClientBrowser, openClient, PHONE_393 } from './helpers/client-page.js';
-import { servePages, type PageServer } from './helpers/pages.js';
+import { handOff, type Agent, type RunningServer } from './helpers/server.js';
+import { openClient, PHONE_393 } from './helpers/client-page.js';
+import { forgeTest, type TestPages } from './fixtures.js';
 import { refOf } from './helpers/tool-pages.js';
 import { openViewer } from './helpers/viewer.js';
 import { knownSecret, tokenCli } from './helpers/tokens.js';
@@ -18,27 +18,22 @@ import { knownSecret, tokenCli } from './helpers/tokens.js';
 const LEAD = 'default/act/lead';
 const HELPER = 'default/act/helper';
 let forge: RunningServer;
-let pages: PageServer;
+let pages: TestPages;
 let browser: Browser;
 let lead: Agent;
 let helper: Agent;
 
-beforeAll(async () => {
-  forge = await startForge();
-  pages = await servePages({
-    '/form': '<title>Order form</title><button onclick="document.title=\'Saved\'">Save order</button>',
-    '/other': '<title>Other page</title><h1>other</h1>',
-  });
-  browser = await launchClientBrowser();
-  lead = await connectAgent(forge, LEAD);
-  helper = await connectAgent(forge, HELPER);
+const it = forgeTest({}, {
+  '/form': '<title>Order form</title><button onclick="document.title=\'Saved\'">Save order</button>',
+  '/other': '<title>Other page</title><h1>other</h1>',
 });
 
-afterAll(async () => {
-  await browser?.close();
-  for (const a of [lead, helper]) await a?.close().catch(() => undefined);
-  await forge?.stop();
-  await pages?.close();
+it.beforeAll(async ({ forge: f, pages: p, clientBrowser, agentFor }) => {
+  forge = f;
+  pages = p;
+  browser = clientBrowser;
+  lead = await agentFor(LEAD);
+  helper = await agentFor(HELPER);
 });
 
 const lines = (page: import('playwright-core').Page) => page.locator('.activity-item').allInnerTexts();

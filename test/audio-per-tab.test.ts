@@ -3,14 +3,13 @@
  * 440 Hz, tab B 880 Hz, both at once; what the sockets really receive is decoded and its
  * spectrum read.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startForge, connectAgent, type RunningServer, type Agent } from './helpers/server.js';
-import { servePages, type PageServer } from './helpers/pages.js';
+import { describe, expect } from 'vitest';
+import type { Agent } from './helpers/server.js';
+import { forgeTest, type TestPages } from './fixtures.js';
 import { openViewer, type TestViewer } from './helpers/viewer.js';
 import { audioOf, power, sleep, tone, waitPackets, type Packet } from './helpers/sound.js';
 
-let forge: RunningServer;
-let pages: PageServer;
+let pages: TestPages;
 let agent: Agent;
 let controller: TestViewer;
 let watcher: TestViewer;
@@ -20,10 +19,11 @@ let watcherAudio: Packet[];
 let frameA = 0;
 let frameB = 0;
 
-beforeAll(async () => {
-  forge = await startForge();
-  pages = await servePages({ '/a': tone(440), '/b': tone(880), '/c': tone(660) });
-  agent = await connectAgent(forge, 'default/sound/lead');
+const it = forgeTest({}, { '/a': tone(440), '/b': tone(880), '/c': tone(660) });
+
+it.beforeAll(async ({ forge, pages: p, agentFor }) => {
+  pages = p;
+  agent = await agentFor('default/sound/lead');
   await agent.call('browser_navigate', { url: `${pages.origin}/a` });
   expect((await agent.call('browser_evaluate', { function: '() => play()' })).text).toContain('running');
   await agent.call('browser_tabs', { action: 'new', url: `${pages.origin}/b` });
@@ -34,12 +34,9 @@ beforeAll(async () => {
   watcherAudio = audioOf(watcher);
 }, 120_000);
 
-afterAll(async () => {
+it.afterAll(async () => {
   await controller?.close();
   await watcher?.close();
-  await agent?.close();
-  await forge?.stop();
-  await pages?.close();
 });
 
 describe('the page\'s sound, at the controller of the viewed tab only', () => {

@@ -3,9 +3,8 @@
  * other's: tab A plays 440 Hz and tab B 880 Hz together; what each controller's socket really
  * receives is decoded and its spectrum read, and a watcher's socket receives nothing.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startForge, connectAgent, type RunningServer, type Agent } from './helpers/server.js';
-import { servePages, type PageServer } from './helpers/pages.js';
+import { describe, expect } from 'vitest';
+import { forgeTest } from './fixtures.js';
 import { openViewer, type TestViewer } from './helpers/viewer.js';
 import { audioOf, packetLevel, power, sleep, tone, waitPackets, type Packet } from './helpers/sound.js';
 
@@ -50,9 +49,6 @@ function carrying(ps: Packet[], heard: number, other: number): number[] {
   return steady.filter((p) => packetLevel(p, other) > packetLevel(p, heard) / APART).map((p) => p.seq);
 }
 
-let forge: RunningServer;
-let pages: PageServer;
-let agent: Agent;
 let driverA: TestViewer;
 let driverB: TestViewer;
 let watcher: TestViewer;
@@ -62,10 +58,10 @@ let watched: Packet[];
 let frameA = 0;
 let frameB = 0;
 
-beforeAll(async () => {
-  forge = await startForge();
-  pages = await servePages({ '/a': tone(440), '/b': tone(880) });
-  agent = await connectAgent(forge, 'default/sound/pair');
+const it = forgeTest({}, { '/a': tone(440), '/b': tone(880) });
+
+it.beforeAll(async ({ forge, pages, agentFor }) => {
+  const agent = await agentFor('default/sound/pair');
   await agent.call('browser_navigate', { url: `${pages.origin}/a` });
   expect((await agent.call('browser_evaluate', { function: '() => play()' })).text).toContain('running');
   await agent.call('browser_tabs', { action: 'new', url: `${pages.origin}/b` });
@@ -83,11 +79,8 @@ beforeAll(async () => {
   expect(frameB).not.toBe(frameA);
 }, 120_000);
 
-afterAll(async () => {
+it.afterAll(async () => {
   await Promise.all([driverA, driverB, watcher].map((v) => v?.close()));
-  await agent?.close();
-  await forge?.stop();
-  await pages?.close();
 });
 
 describe('two controllers on two tabs of one host, at once', () => {

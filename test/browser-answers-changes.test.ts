@@ -1,12 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startForge, connectAgent, type RunningServer, type Agent } from './helpers/server.js';
-import { serveToolPages, refOf, type ToolPages } from './helpers/tool-pages.js';
+import { describe, expect } from 'vitest';
+import type { Agent } from './helpers/server.js';
+import { refOf, type ToolPages } from './helpers/tool-pages.js';
+import { toolPagesTest } from './fixtures.js';
 
-let forge: RunningServer;
-let full: RunningServer;
 let pages: ToolPages;
 let a: Agent;
-let b: Agent;
 
 const ITEMS = Array.from({ length: 60 }, (_, i) => `<li><a href="/other">Item number ${i}</a></li>`).join('');
 const SHOP = `<html><head><title>Shop</title></head><body>
@@ -20,16 +18,15 @@ const SHOP = `<html><head><title>Shop</title></head><body>
 </body></html>`;
 const OTHER = '<html><head><title>Other</title></head><body><h1>Another page</h1><button>Only here</button></body></html>';
 
-beforeAll(async () => {
-  [forge, full, pages] = await Promise.all([startForge(), startForge({ toml: '[agent]\nsnapshot = "full"\n' }), serveToolPages({ '/': SHOP, '/other': OTHER })]);
-  a = await connectAgent(forge, 'default/changes/lead');
-  b = await connectAgent(full, 'default/changes/lead');
-});
+const ROUTES = { '/': SHOP, '/other': OTHER };
 
-afterAll(async () => {
-  await a?.close();
-  await b?.close();
-  await Promise.all([forge?.stop(), full?.stop(), pages?.close()]);
+const it = toolPagesTest({}, ROUTES);
+/** The same pages on a server of its own whose actions answer the whole page. */
+const full = toolPagesTest({ toml: '[agent]\nsnapshot = "full"\n' }, ROUTES);
+
+it.beforeAll(async ({ toolPages, agentFor }) => {
+  pages = toolPages;
+  a = await agentFor('default/changes/lead');
 });
 
 describe('an action answers what changed in the page since the seat last read it', () => {
@@ -90,8 +87,9 @@ describe('an action answers what changed in the page since the seat last read it
 });
 
 describe('[agent] snapshot = "full" answers every action with the whole page', () => {
-  it('a click that reveals a panel answers the whole page', async () => {
-    const first = (await b.call('browser_navigate', { url: pages.url })).text;
+  full('a click that reveals a panel answers the whole page', async ({ toolPages, agentFor }) => {
+    const b = await agentFor('default/changes/lead');
+    const first = (await b.call('browser_navigate', { url: toolPages.url })).text;
     const r = await b.call('browser_click', { target: refOf(first, 'button', 'Open filters') });
     expect(r.isError).toBe(false);
     expect(r.text).toContain('- Page snapshot:');

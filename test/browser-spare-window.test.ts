@@ -5,35 +5,35 @@
  * spare itself is never a tab: not the agent's, not the strip's, not offered to anyone.
  */
 import { hostTargets } from './helpers/host-devtools.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startForge, connectAgent, type RunningServer, type Agent } from './helpers/server.js';
-import { servePages, type PageServer } from './helpers/pages.js';
+import { describe, expect } from 'vitest';
+import type { RunningServer, Agent } from './helpers/server.js';
+import { forgeTest, type TestPages } from './fixtures.js';
 import { openViewer, type TestViewer } from './helpers/viewer.js';
 import { SPARE_WINDOW_REFILL_MS } from '../dist/src/main/browser/driver.js';
 
 let forge: RunningServer;
-let pages: PageServer;
+let pages: TestPages;
 let a: Agent;
 let v: TestViewer;
 
 /** Longest wait for the spare window to be made, ms: its refill delay and a window's making on a busy machine. */
 const SPARE_WAIT_MS = SPARE_WINDOW_REFILL_MS + 15_000;
 
-beforeAll(async () => {
-  forge = await startForge({ toml: '[browser]\nhidden_agent_tabs = 1\n' });
-  const routes: Record<string, string> = {};
-  for (let n = 1; n <= 3; n++) routes[`/p/${n}`] = `<title>Page ${n}</title><p>page number ${n}</p>`;
-  pages = await servePages(routes);
-  a = await connectAgent(forge, 'default/spare/lead');
+const routes: Record<string, string> = {};
+for (let n = 1; n <= 3; n++) routes[`/p/${n}`] = `<title>Page ${n}</title><p>page number ${n}</p>`;
+
+const it = forgeTest({ toml: '[browser]\nhidden_agent_tabs = 1\n' }, routes);
+
+it.beforeAll(async ({ forge: f, pages: p, agentFor }) => {
+  forge = f;
+  pages = p;
+  a = await agentFor('default/spare/lead');
   v = await openViewer(forge.info.port, forge.info.viewer_token);
   await a.call('browser_navigate', { url: `${pages.origin}/p/1` });
 });
 
-afterAll(async () => {
+it.afterAll(async () => {
   await v?.close();
-  await a?.close();
-  await forge?.stop();
-  await pages?.close();
 });
 
 interface Target { id: string; type: string; url: string }

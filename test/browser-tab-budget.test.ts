@@ -3,33 +3,33 @@
  * used hidden tab of its group is unloaded, still listed, and rebuilt at its address on its next
  * use, saying so; a person's last shown tab, a shown tab and a held tab are never unloaded.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startForge, connectAgent, handOff, type RunningServer, type Agent } from './helpers/server.js';
-import { servePages, type PageServer } from './helpers/pages.js';
+import { describe, expect } from 'vitest';
+import { handOff, type RunningServer, type Agent } from './helpers/server.js';
+import { forgeTest, type TestPages } from './fixtures.js';
 import { openViewer, type TestViewer } from './helpers/viewer.js';
 
 let forge: RunningServer;
-let pages: PageServer;
+let pages: TestPages;
 let a: Agent;
 let v: TestViewer;
 
 const page = (n: number): string => `<title>Page ${n}</title><p>page number ${n}</p><input id="f">`;
 
-beforeAll(async () => {
-  forge = await startForge({ toml: '[browser]\nhidden_agent_tabs = 2\nhidden_person_tabs = 1\n' });
-  const routes: Record<string, string> = {};
-  for (let n = 1; n <= 9; n++) routes[`/p/${n}`] = page(n);
-  routes['/alert'] = '<title>Alerting</title><script>setTimeout(() => alert("look here"), 50)</script>';
-  pages = await servePages(routes);
-  a = await connectAgent(forge, 'default/budget/lead');
+const routes: Record<string, string> = {};
+for (let n = 1; n <= 9; n++) routes[`/p/${n}`] = page(n);
+routes['/alert'] = '<title>Alerting</title><script>setTimeout(() => alert("look here"), 50)</script>';
+
+const it = forgeTest({ toml: '[browser]\nhidden_agent_tabs = 2\nhidden_person_tabs = 1\n' }, routes);
+
+it.beforeAll(async ({ forge: f, pages: p, agentFor }) => {
+  forge = f;
+  pages = p;
+  a = await agentFor('default/budget/lead');
   v = await openViewer(forge.info.port, forge.info.viewer_token);
 });
 
-afterAll(async () => {
+it.afterAll(async () => {
   await v?.close();
-  await a?.close();
-  await forge?.stop();
-  await pages?.close();
 });
 
 interface Row { number: number; pageId: string; url: string; owner: string; state: string; loaded: boolean }

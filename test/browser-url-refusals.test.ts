@@ -8,29 +8,27 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { hostDoorPort, hostPageClient, hostTargets } from './helpers/host-devtools.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startForge, connectAgent, type RunningServer, type Agent } from './helpers/server.js';
-import { servePages, type PageServer } from './helpers/pages.js';
+import { describe, expect } from 'vitest';
+import type { RunningServer, Agent } from './helpers/server.js';
+import { forgeTest, type TestPages } from './fixtures.js';
 
 let forge: RunningServer;
-let pages: PageServer;
+let pages: TestPages;
 let a: Agent;
 let cdpPort = 0;
 
 const FILE_REFUSAL = 'forge does not open file: URLs; set [agent] allow_file_urls = true in forge.toml to allow them';
 
-beforeAll(async () => {
-  forge = await startForge();
-  pages = await servePages({ '/': '<title>Home</title><p>home page</p>' });
-  a = await connectAgent(forge, 'default/urls/lead');
+const it = forgeTest({}, { '/': '<title>Home</title><p>home page</p>' });
+/** A server of its own that opens file: URLs. */
+const allowFiles = forgeTest({ toml: '[agent]\nallow_file_urls = true\n' });
+
+it.beforeAll(async ({ forge: f, pages: p, agentFor }) => {
+  forge = f;
+  pages = p;
+  a = await agentFor('default/urls/lead');
   await a.call('browser_navigate', { url: pages.url });
   cdpPort = hostDoorPort(forge.stateDir);
-});
-
-afterAll(async () => {
-  await a?.close();
-  await forge?.stop();
-  await pages?.close();
 });
 
 /** Every page target's address, read beside forge on the host's own port (the test's check, not an agent's path). */
@@ -94,24 +92,20 @@ describe('a page reaching the CDP endpoint by itself', () => {
 });
 
 describe('[agent] allow_file_urls = true', () => {
-  let open: RunningServer;
   let agent: Agent;
   let dir: string;
 
-  beforeAll(async () => {
+  allowFiles.beforeAll(async ({ agentFor }) => {
     dir = mkdtempSync(join(tmpdir(), 'forge-file-url-'));
     writeFileSync(join(dir, 'page.html'), '<title>On disk</title><p>read from the disk</p>');
-    open = await startForge({ toml: '[agent]\nallow_file_urls = true\n' });
-    agent = await connectAgent(open, 'default/files/lead');
+    agent = await agentFor('default/files/lead');
   });
 
-  afterAll(async () => {
-    await agent?.close();
-    await open?.stop();
+  allowFiles.afterAll(() => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('a file: URL opens in the shared browser', async () => {
+  allowFiles('a file: URL opens in the shared browser', async () => {
     const r = await agent.call('browser_navigate', { url: `file://${join(dir, 'page.html')}` });
     expect(r.isError, r.text).toBe(false);
     expect(r.text).toContain('read from the disk');

@@ -3,16 +3,12 @@
  * text lands on the person's own clipboard (not the host's), with Ctrl or a Mac's Cmd; a paste arrives as text; a
  * modifier held alone reaches the page as its own key.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
-import { startForge, connectAgent, type RunningServer, type Agent } from './helpers/server.js';
-import { servePages, type PageServer } from './helpers/pages.js';
-import { DESKTOP, launchClientBrowser, picturePoint, showFirstTab, takeControl, type ClientPage } from './helpers/client-page.js';
+import { describe, expect } from 'vitest';
+import type { Agent } from './helpers/server.js';
+import { forgeTest } from './fixtures.js';
+import { DESKTOP, picturePoint, showFirstTab, takeControl, type ClientPage } from './helpers/client-page.js';
 
-let forge: RunningServer;
-let pages: PageServer;
 let agent: Agent;
-let browser: Browser;
 let person: ClientPage;
 
 const FIELD = `<title>Field</title><style>body{margin:0}
@@ -22,23 +18,18 @@ const FIELD = `<title>Field</title><style>body{margin:0}
 const value = async (): Promise<string> => JSON.parse(JSON.parse(/### Result\n(.*)/.exec((await agent.call('browser_evaluate', { function: '() => JSON.stringify(document.getElementById("f").value)' })).text)![1]!)) as string;
 const clipboard = (): Promise<string> => person.page.evaluate(() => navigator.clipboard.readText());
 
-beforeAll(async () => {
-  forge = await startForge();
-  pages = await servePages({ '/': FIELD });
-  browser = await launchClientBrowser();
-  agent = await connectAgent(forge, 'default/chords/lead');
+const it = forgeTest({}, { '/': FIELD });
+
+it.beforeAll(async ({ forge, pages, clientBrowser, agentFor }) => {
+  agent = await agentFor('default/chords/lead');
   await agent.call('browser_navigate', { url: pages.url });
-  person = await showFirstTab(browser, forge.info.viewer_url, DESKTOP);
+  person = await showFirstTab(clientBrowser, forge.info.viewer_url, DESKTOP);
   await person.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(forge.info.viewer_url).origin });
   await takeControl(person);
 });
 
-afterAll(async () => {
+it.afterAll(async () => {
   await person?.close().catch(() => undefined);
-  await browser?.close();
-  await agent?.close();
-  await forge?.stop();
-  await pages?.close();
 });
 
 describe('the page\'s editing chords', () => {

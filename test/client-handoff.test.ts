@@ -3,15 +3,14 @@
  * the card, opens the page, signs in on it, and answers on the bar; the agent's call returns the
  * answer with the note. The note line keeps its words across a lower; a link opens one page.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { createServer, connect, type Socket } from 'node:net';
 import type { Browser } from 'playwright-core';
-import { startForge, connectAgent, handOff as handOffTo, type RunningServer, type Agent } from './helpers/server.js';
-import { servePages, type PageServer } from './helpers/pages.js';
-import { PHONE_393, launchClientBrowser, openClient, picturePoint, surfaceLive, type ClientPage } from './helpers/client-page.js';
+import { handOff as handOffTo, type RunningServer, type Agent } from './helpers/server.js';
+import { forgeTest } from './fixtures.js';
+import { PHONE_393, openClient, picturePoint, surfaceLive, type ClientPage } from './helpers/client-page.js';
 
 let forge: RunningServer;
-let pages: PageServer;
 let agent: Agent;
 let browser: Browser;
 let person: ClientPage;
@@ -26,22 +25,19 @@ function handOff(message: string, progress: string[] = []): ReturnType<typeof ha
   return handOffTo(agent, pageId, message, progress);
 }
 
-beforeAll(async () => {
-  forge = await startForge();
-  pages = await servePages({ '/': LOGIN });
-  agent = await connectAgent(forge, 'default/shop/lead');
+const it = forgeTest({}, { '/': LOGIN });
+
+it.beforeAll(async ({ forge: f, pages, agentFor, clientBrowser }) => {
+  forge = f;
+  agent = await agentFor('default/shop/lead');
   await agent.call('browser_navigate', { url: pages.url });
   pageId = /page (p-[0-9a-f]{8})/.exec((await agent.call('browser_tabs', { action: 'list' })).text)![1]!;
-  browser = await launchClientBrowser();
+  browser = clientBrowser;
   person = await openClient(browser, forge.info.viewer_url);
 });
 
-afterAll(async () => {
+it.afterAll(async () => {
   await person?.close();
-  await browser?.close();
-  await agent?.close();
-  await forge?.stop();
-  await pages?.close();
 });
 
 describe('a hand-off in the web client', () => {

@@ -5,38 +5,31 @@
  * person's permission, an ask that arrives while they look at another window raises a notification
  * naming the seat and the agent's words, and clicking it opens the ask.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { startForge, connectAgent, handOff, type Agent, type RunningServer } from './helpers/server.js';
-import { launchClientBrowser, openClient } from './helpers/client-page.js';
-import { servePages, type PageServer } from './helpers/pages.js';
+import { handOff, type Agent, type RunningServer } from './helpers/server.js';
+import { openClient } from './helpers/client-page.js';
+import { forgeTest } from './fixtures.js';
 
 const LEAD = 'default/shop/lead';
 const HELPER = 'default/shop/helper';
 let forge: RunningServer;
-let pages: PageServer;
 let browser: Browser;
 let lead: Agent;
 let helper: Agent;
 let leadPage = '';
 
-beforeAll(async () => {
-  forge = await startForge({ toml: '[terminal]\nshell = "/bin/bash"\n' });
-  pages = await servePages({ '/': '<title>Checkout</title><h1>checkout</h1>', '/other': '<title>Other</title><h1>other</h1>' });
-  browser = await launchClientBrowser();
-  lead = await connectAgent(forge, LEAD);
-  helper = await connectAgent(forge, HELPER);
+const it = forgeTest({ toml: '[terminal]\nshell = "/bin/bash"\n' }, { '/': '<title>Checkout</title><h1>checkout</h1>', '/other': '<title>Other</title><h1>other</h1>' });
+
+it.beforeAll(async ({ forge: f, pages, clientBrowser, agentFor }) => {
+  forge = f;
+  browser = clientBrowser;
+  lead = await agentFor(LEAD);
+  helper = await agentFor(HELPER);
   await lead.call('browser_navigate', { url: pages.url });
   await helper.call('browser_navigate', { url: `${pages.url}other` });
   await helper.call('terminal__run', { command: 'echo helper-ready' });
   leadPage = /page (p-[0-9a-f]{8})/.exec((await lead.call('browser_tabs', { action: 'list' })).text)![1]!;
-});
-
-afterAll(async () => {
-  await browser?.close();
-  for (const a of [lead, helper]) await a?.close().catch(() => undefined);
-  await forge?.stop();
-  await pages?.close();
 });
 
 const top = (page: Page, selector: string): Promise<number> => page.locator(selector).first().evaluate((e) => e.getBoundingClientRect().top);

@@ -4,11 +4,11 @@
  * connection stays up (a paste past the socket's own 16 MiB bound used to end it, and the client
  * reconnected without a word). What fits is typed as before.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { startForge, connectAgent, mcpClient, type RunningServer, type Agent } from './helpers/server.js';
-import { servePages, type PageServer } from './helpers/pages.js';
-import { DESKTOP, launchClientBrowser, picturePoint, showFirstTab, takeControl, type ClientPage } from './helpers/client-page.js';
+import { mcpClient, type RunningServer, type Agent } from './helpers/server.js';
+import { forgeTest } from './fixtures.js';
+import { DESKTOP, picturePoint, showFirstTab, takeControl, type ClientPage } from './helpers/client-page.js';
 import { INPUT_TEXT_MAX_CHARS, SOCKET_INBOUND_MAX_BYTES, TERM_INPUT_MAX_CHARS, pasteTooLong } from '../src/shared/limits.js';
 import { TERM_STATE } from '../src/shared/terminal.js';
 import { pageScreen } from './helpers/term-screen.js';
@@ -22,37 +22,30 @@ const FIELD = `<title>Field</title><style>body{margin:0}
 <textarea id="f" aria-label="field"></textarea>`;
 
 let forge: RunningServer;
-let pages: PageServer;
 let agent: Agent;
 let browser: Browser;
 
-beforeAll(async () => {
-  forge = await startForge({ toml: '[terminal]\nshell = "/bin/bash"\n' });
-  pages = await servePages({ '/': FIELD });
-  browser = await launchClientBrowser();
-  agent = await connectAgent(forge, SEAT);
-  await agent.call('browser_navigate', { url: pages.url });
-});
+const it = forgeTest({ toml: '[terminal]\nshell = "/bin/bash"\n' }, { '/': FIELD });
 
-afterAll(async () => {
-  await browser?.close();
-  await agent?.close();
-  await forge?.stop();
-  await pages?.close();
+it.beforeAll(async ({ forge: f, pages, clientBrowser, agentFor }) => {
+  forge = f;
+  browser = clientBrowser;
+  agent = await agentFor(SEAT);
+  await agent.call('browser_navigate', { url: pages.url });
 });
 
 describe('a paste too long for the page', () => {
   let person: ClientPage;
   const value = async (): Promise<string> => JSON.parse(JSON.parse(/### Result\n(.*)/.exec((await agent.call('browser_evaluate', { function: '() => JSON.stringify(document.getElementById("f").value)' })).text)![1]!)) as string;
 
-  beforeAll(async () => {
+  it.beforeAll(async () => {
     person = await showFirstTab(browser, forge.info.viewer_url, DESKTOP);
     await person.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(forge.info.viewer_url).origin });
     await takeControl(person);
     const p = await picturePoint(person.page, 0.5, 0.2);
     await person.page.mouse.click(p.x, p.y);
   });
-  afterAll(async () => { await person?.close(); });
+  it.afterAll(async () => { await person?.close(); });
 
   it('is refused in words on the bar, types nothing, and keeps the connection', async () => {
     let sockets = 0;

@@ -6,30 +6,26 @@
  * test/artifacts/ and checked for what a person sees: the words, and every control on screen
  * at a reachable size.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import type { Browser, Locator, Page } from 'playwright-core';
-import { startForge, connectAgent, handOff, type RunningServer, type Agent } from './helpers/server.js';
-import { servePages, type PageServer } from './helpers/pages.js';
+import { connectAgent, handOff, type RunningServer, type Agent } from './helpers/server.js';
+import { forgeTest, type TestPages } from './fixtures.js';
 import { hostBrowserPid } from './helpers/processes.js';
-import { DESKTOP, PHONE_393, PHONE_430, launchClientBrowser, openClient, type ClientPage, type ClientSize } from './helpers/client-page.js';
+import { DESKTOP, PHONE_393, PHONE_430, openClient, type ClientPage, type ClientSize } from './helpers/client-page.js';
 
 let forge: RunningServer;
-let pages: PageServer;
+let pages: TestPages;
 let browser: Browser;
 
-beforeAll(async () => {
-  forge = await startForge();
-  pages = await servePages({
-    '/': '<title>Checkout</title><style>body{font-size:24px}</style><h1>Checkout</h1><button>Pay</button>',
-    '/other': '<title>Receipts</title><h1>Receipts</h1>',
-  });
-  browser = await launchClientBrowser();
+const it = forgeTest({}, {
+  '/': '<title>Checkout</title><style>body{font-size:24px}</style><h1>Checkout</h1><button>Pay</button>',
+  '/other': '<title>Receipts</title><h1>Receipts</h1>',
 });
 
-afterAll(async () => {
-  await browser?.close();
-  await forge?.stop();
-  await pages?.close();
+it.beforeAll(({ forge: f, pages: p, clientBrowser }) => {
+  forge = f;
+  pages = p;
+  browser = clientBrowser;
 });
 
 /** The smallest side a control may have: a finger's 44 px on a phone, a pointer's 32 px on the desktop. */
@@ -67,7 +63,8 @@ describe.each([['1280x800', DESKTOP], ['430x932', PHONE_430], ['393x852', PHONE_
   const shot = (state: string) => person.shot(`states-${label}-${state}`);
   const state = () => person.page.locator('.surface-state');
 
-  beforeAll(async () => {
+  it.beforeAll(async () => {
+    // A session of its own, not the fixture's: it ends with this size, and its seat's tabs with it.
     agent = await connectAgent(forge, `default/states-${size.width}/lead`);
     await agent.call('browser_navigate', { url: pages.url });
     asked = /page (p-[0-9a-f]{8})/.exec((await agent.call('browser_tabs', { action: 'list' })).text)![1]!;
@@ -76,7 +73,7 @@ describe.each([['1280x800', DESKTOP], ['430x932', PHONE_430], ['393x852', PHONE_
     answer = handOff(agent, asked, 'Please check the order and pay');
   });
 
-  afterAll(async () => {
+  it.afterAll(async () => {
     await person?.close();
     await agent?.close();
   });

@@ -2,14 +2,14 @@
  * The web client against a real forge: a real agent opens tabs over MCP, and the served page in
  * a real headless Chromium shows them in the strip and the takeover, and drives them.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { startForge, connectAgent, type RunningServer, type Agent } from './helpers/server.js';
-import { servePages, type PageServer } from './helpers/pages.js';
-import { launchClientBrowser, openClient, picturePoint, type ClientPage } from './helpers/client-page.js';
+import type { RunningServer, Agent } from './helpers/server.js';
+import { forgeTest, type TestPages } from './fixtures.js';
+import { openClient, picturePoint, type ClientPage } from './helpers/client-page.js';
 
 let forge: RunningServer;
-let pages: PageServer;
+let pages: TestPages;
 let lead: Agent;
 let worker: Agent;
 let browser: Browser;
@@ -27,22 +27,19 @@ const BOARD = `<title>Board</title><style>body{margin:0;background:#fff}
 
 const title = async (): Promise<string> => (await lead.call('browser_evaluate', { function: '() => document.title' })).text;
 
-beforeAll(async () => {
-  forge = await startForge();
-  pages = await servePages({ '/': BOARD, '/second': '<title>Second</title><p style="font-size:40px">second page</p>', '/other': '<title>Other</title><h1>the worker\'s page</h1>' });
-  browser = await launchClientBrowser();
-  lead = await connectAgent(forge, 'default/view/lead');
-  worker = await connectAgent(forge, 'default/view/worker');
+const it = forgeTest({}, { '/': BOARD, '/second': '<title>Second</title><p style="font-size:40px">second page</p>', '/other': '<title>Other</title><h1>the worker\'s page</h1>' });
+
+it.beforeAll(async ({ forge: f, pages: p, clientBrowser, agentFor }) => {
+  forge = f;
+  pages = p;
+  browser = clientBrowser;
+  lead = await agentFor('default/view/lead');
+  worker = await agentFor('default/view/worker');
 });
 
-afterAll(async () => {
+it.afterAll(async () => {
   await a?.close();
   await b?.close();
-  await browser?.close();
-  await lead?.close().catch(() => undefined);
-  await worker?.close().catch(() => undefined);
-  await forge?.stop();
-  await pages?.close();
 });
 
 describe('the strip and the takeover', () => {
@@ -228,7 +225,7 @@ describe('the strip and the takeover', () => {
     await b.page.locator('.picker-button').click();
     await b.page.getByRole('menuitemradio').first().click();
     await b.page.locator('.surface[data-phase="live"]').waitFor({ timeout: 20_000 });
-    await forge.stop();
+    await forge.stop(); // the server is gone for good: this stays the file's last test
     await b.page.locator('.link-state[data-state="down"]').waitFor();
     await expect.poll(() => b.page.locator('.surface-state').textContent()).toBe('the connection is down - reconnecting…');
     await b.shot('takeover-connection-down');

@@ -3,28 +3,16 @@
  * prefers light is dark, and stays dark when the preference changes. A value forge does not know
  * stops the server naming the key.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
-import { startForge, type RunningServer } from './helpers/server.js';
-import { launchClientBrowser, rgb } from './helpers/client-page.js';
+import { describe, expect } from 'vitest';
+import { rgb } from './helpers/client-page.js';
+import { forgeTest } from './fixtures.js';
 import { PALETTES } from '../clients/web/theme.js';
 import { parseConfig } from '../src/main/config.js';
 
-let forge: RunningServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  forge = await startForge({ toml: '[client]\ntheme = "dark"\n' });
-  browser = await launchClientBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await forge?.stop();
-});
+const it = forgeTest({ toml: '[client]\ntheme = "dark"\n' });
 
 describe('a pinned theme', () => {
-  it('a light-preferring page is dark when the server pins dark, and stays dark when the preference changes', async () => {
+  it('a light-preferring page is dark when the server pins dark, and stays dark when the preference changes', async ({ forge, clientBrowser: browser }) => {
     const context = await browser.newContext({ colorScheme: 'light' });
     const page = await context.newPage();
     await page.goto(forge.info.viewer_url);

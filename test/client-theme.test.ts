@@ -4,30 +4,24 @@
  * changes the open page and a raised terminal change with it, without a reload. In real headless
  * Chromium against a real server.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { startForge, connectAgent, type Agent, type RunningServer } from './helpers/server.js';
-import { launchClientBrowser, rgb } from './helpers/client-page.js';
+import type { RunningServer } from './helpers/server.js';
+import { rgb } from './helpers/client-page.js';
+import { forgeTest } from './fixtures.js';
 import { PALETTES } from '../clients/web/theme.js';
 
 const SEAT = 'default/theme/lead';
 let forge: RunningServer;
 let browser: Browser;
-let agent: Agent;
 
-beforeAll(async () => {
-  forge = await startForge({ toml: '[terminal]\nshell = "/bin/bash"\n' });
-  browser = await launchClientBrowser();
-  agent = await connectAgent(forge, SEAT);
-  await agent.call('terminal__run', { command: 'echo themed' });
+const it = forgeTest({ toml: '[terminal]\nshell = "/bin/bash"\n' });
+
+it.beforeAll(async ({ forge: f, clientBrowser, agentFor }) => {
+  forge = f;
+  browser = clientBrowser;
+  await (await agentFor(SEAT)).call('terminal__run', { command: 'echo themed' });
 });
-
-afterAll(async () => {
-  await browser?.close();
-  await agent?.close().catch(() => undefined);
-  await forge?.stop();
-});
-
 
 const ground = (page: Page): Promise<string> => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
 const terminalGround = (page: Page): Promise<string> => page.evaluate(() => getComputedStyle(document.querySelector('.term-screen .xterm-scrollable-element')!).backgroundColor);

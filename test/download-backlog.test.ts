@@ -3,10 +3,11 @@
  * relay serves; past 32 MiB refused in words; the profile keeps at most four, and what the
  * backlog drops is announced to the profile's viewers with the count.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { startForge, connectAgent, type RunningServer, type Agent } from './helpers/server.js';
+import type { RunningServer, Agent } from './helpers/server.js';
+import { forgeTest } from './fixtures.js';
 import { downloadBytes, serveFilePages, type FilePages } from './helpers/file-pages.js';
 import { openViewer, type TestViewer } from './helpers/viewer.js';
 import { DOWNLOAD_BACKLOG_MAX } from '../src/shared/limits.js';
@@ -20,10 +21,13 @@ let strip: TestViewer;
 const fetchLink = (url: string): Promise<Response> => fetch(`http://127.0.0.1:${forge.info.port}${url}`);
 const downloadsDir = (): string => join(forge.stateDir, 'profiles', 'default', 'default-downloads');
 
-beforeAll(async () => {
-  forge = await startForge();
+const it = forgeTest();
+
+it.beforeAll(async ({ forge: f, agentFor }) => {
+  forge = f;
+  // Pages of their own: their downloads answer as attachments.
   pages = await serveFilePages();
-  a = await connectAgent(forge, 'default/dl/lead');
+  a = await agentFor('default/dl/lead');
   await a.call('browser_navigate', { url: `${pages.origin}/downloads` });
   ctl = await openViewer(forge.info.port, forge.info.viewer_token);
   ctl.send({ t: 'attach', w: 800, h: 600 });
@@ -36,11 +40,9 @@ beforeAll(async () => {
   await strip.next('tabs');
 });
 
-afterAll(async () => {
+it.afterAll(async () => {
   await ctl?.close();
   await strip?.close();
-  await a?.close();
-  await forge?.stop();
   await pages?.close();
 });
 

@@ -3,34 +3,30 @@
  * terminal, another seat's hand-off or the tab list, learns no seat's name, and dies with its
  * answer — its sockets closed, its control role gone, and the link refused from then on.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startForge, connectAgent, handOff, type RunningServer, type Agent } from './helpers/server.js';
-import { servePages, type PageServer } from './helpers/pages.js';
+import { describe, expect } from 'vitest';
+import { handOff, type RunningServer, type Agent } from './helpers/server.js';
+import { forgeTest } from './fixtures.js';
 import { openViewer, type TestViewer } from './helpers/viewer.js';
 
 let forge: RunningServer;
-let pages: PageServer;
 let shop: Agent;
 let ops: Agent;
 let person: TestViewer;
 let pageId = '';
 
-beforeAll(async () => {
-  forge = await startForge();
-  pages = await servePages({ '/': '<title>Login</title><input id="pw" type="password"><button>Sign in</button>' });
-  shop = await connectAgent(forge, 'default/shop/worker');
-  ops = await connectAgent(forge, 'default/ops/lead');
+const it = forgeTest({}, { '/': '<title>Login</title><input id="pw" type="password"><button>Sign in</button>' });
+
+it.beforeAll(async ({ forge: f, pages, agentFor }) => {
+  forge = f;
+  shop = await agentFor('default/shop/worker');
+  ops = await agentFor('default/ops/lead');
   await shop.call('browser_navigate', { url: pages.url });
   pageId = /page (p-[0-9a-f]{8})/.exec((await shop.call('browser_tabs', { action: 'list' })).text)![1];
   person = await openViewer(forge.info.port, forge.info.viewer_token);
 });
 
-afterAll(async () => {
+it.afterAll(async () => {
   await person?.close();
-  await shop?.close();
-  await ops?.close();
-  await forge?.stop();
-  await pages?.close();
 });
 
 /** Parks a hand-off on the shop's tab and returns its link's token and the pending answer. */

@@ -1,19 +1,21 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { startForge, mcpClient, type RunningServer } from './helpers/server.js';
+import { forgeTest } from './fixtures.js';
 
 type Structured = { output: string; exit_code: number | null; source: string };
 
+const SEAT = 'default/proj/lead';
+
+const it = forgeTest();
+/** A server of its own whose shell draws no prompt marks. */
+const withSh = forgeTest({ toml: '[terminal]\nshell = "/bin/sh"\n' });
+/** A server of its own whose terminals close after 3 s unused. */
+const shortIdle = forgeTest({ toml: '[terminal]\nidle_minutes = 0.05\n' });
+
 describe('terminal__run', () => {
-  let server: RunningServer;
   let agent: Client;
-  beforeAll(async () => {
-    server = await startForge();
-    agent = await mcpClient(server.info);
-  });
-  afterAll(async () => {
-    await agent?.close();
-    await server?.stop();
+  it.beforeAll(async ({ agentFor }) => {
+    agent = (await agentFor(SEAT)).client;
   });
 
   it('returns a command\'s output and its exit code exactly through the shell\'s prompt marks', async () => {
@@ -43,18 +45,12 @@ describe('terminal__run', () => {
 });
 
 describe('terminal__run without prompt marks', () => {
-  let server: RunningServer;
   let agent: Client;
-  beforeAll(async () => {
-    server = await startForge({ toml: '[terminal]\nshell = "/bin/sh"\n' });
-    agent = await mcpClient(server.info);
-  });
-  afterAll(async () => {
-    await agent?.close();
-    await server?.stop();
+  withSh.beforeAll(async ({ agentFor }) => {
+    agent = (await agentFor(SEAT)).client;
   });
 
-  it('answers by the quiet-screen heuristic and says so', async () => {
+  withSh('answers by the quiet-screen heuristic and says so', async () => {
     const res = await agent.callTool({ name: 'terminal__run', arguments: { command: 'echo hi; false' } });
     expect(res.isError).toBeFalsy();
     const s = res.structuredContent as Structured;
@@ -67,22 +63,16 @@ describe('terminal__run without prompt marks', () => {
 });
 
 describe('terminal lifetime', () => {
-  let server: RunningServer;
   let agent: Client;
-  beforeAll(async () => {
-    server = await startForge({ toml: '[terminal]\nidle_minutes = 0.05\n' });
-    agent = await mcpClient(server.info);
-  });
-  afterAll(async () => {
-    await agent?.close();
-    await server?.stop();
+  shortIdle.beforeAll(async ({ agentFor }) => {
+    agent = (await agentFor(SEAT)).client;
   });
 
-  it('the shell exiting ends the terminal, its viewers are told, and the next call starts a fresh one', async () => {
+  shortIdle('the shell exiting ends the terminal, its viewers are told, and the next call starts a fresh one', async ({ forge }) => {
     const { Viewer } = await import('./helpers/term-viewer.js');
     const first = await agent.callTool({ name: 'terminal__run', arguments: { command: 'echo $$' } });
     const pid1 = (first.structuredContent as Structured).output;
-    const v = await Viewer.open(server.info);
+    const v = await Viewer.open(forge.info);
     v.send({ t: 'term_attach', seat: 'default/proj/lead', cols: 80, rows: 24 });
     await v.until(() => v.message('term_view'), 10_000, 'term_view');
     await agent.callTool({ name: 'terminal__write', arguments: { text: 'exit', keys: ['Enter'] } });
@@ -94,10 +84,10 @@ describe('terminal lifetime', () => {
     expect((second.structuredContent as Structured).output).not.toBe(pid1);
   });
 
-  it('a terminal nobody uses closes after idle_minutes and the strip row goes off', async () => {
+  shortIdle('a terminal nobody uses closes after idle_minutes and the strip row goes off', async ({ forge }) => {
     const { Viewer } = await import('./helpers/term-viewer.js');
     await agent.callTool({ name: 'terminal__run', arguments: { command: 'true' } });
-    const v = await Viewer.open(server.info); // a page with the strip open, not attached to the terminal
+    const v = await Viewer.open(forge.info); // a page with the strip open, not attached to the terminal
     const rows = await v.until(() => v.messages.find((m) => m.t === 'terminals' && (m.rows as unknown[]).length === 0), 15_000, 'the row to go');
     expect(rows).toBeTruthy();
     v.close();

@@ -2,11 +2,12 @@
  * Viewers of a seat terminal over the real socket: the repaint then live bytes, the keyboard
  * moving between clients, refused keystrokes, a flood interrupted by Ctrl-C, hand-offs.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { readFileSync } from 'node:fs';
 import xtermHeadless from '@xterm/headless';
-import { startForge, mcpClient, type RunningServer } from './helpers/server.js';
+import type { RunningServer } from './helpers/server.js';
+import { forgeTest } from './fixtures.js';
 import { Viewer } from './helpers/term-viewer.js';
 import { TERM_STATE } from '../src/shared/terminal.js';
 
@@ -30,6 +31,8 @@ function state(v: Viewer): Record<string, unknown> | undefined {
   return v.message('term_state');
 }
 
+const it = forgeTest();
+
 describe('terminal viewers', () => {
   let server: RunningServer;
   let agent: Client;
@@ -37,18 +40,16 @@ describe('terminal viewers', () => {
   let b: Viewer;
   let term = 0;
 
-  beforeAll(async () => {
-    server = await startForge();
-    agent = await mcpClient(server.info);
+  it.beforeAll(async ({ forge, agentFor }) => {
+    server = forge;
+    agent = (await agentFor(SEAT)).client;
     await agent.callTool({ name: 'terminal__run', arguments: { command: 'echo ready' } });
     ({ v: a, term } = await attach(server));
     ({ v: b } = await attach(server));
   });
-  afterAll(async () => {
+  it.afterAll(() => {
     a?.close();
     b?.close();
-    await agent?.close();
-    await server?.stop();
   });
 
   it('viewers fed only their repaint and the live frames after it draw what the server\'s screen holds', async () => {

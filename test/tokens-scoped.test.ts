@@ -3,20 +3,17 @@
  * new` makes tokens that do only what they name (watch, some seats, one tab, an agent key for
  * some seats), kept hashed; a revoked or expired token's open sockets and sessions end at once.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import WebSocket from 'ws';
-import { startForge, connectAgent, mcpClient, type RunningServer, type Agent } from './helpers/server.js';
-import { servePages, type PageServer } from './helpers/pages.js';
+import { mcpClient, type RunningServer } from './helpers/server.js';
+import { forgeTest } from './fixtures.js';
 import { openViewer, type TestViewer } from './helpers/viewer.js';
 import { hashSecret } from '../src/workers/relay/tokens.js';
 import { knownSecret, printedSecret, tokenCli } from './helpers/tokens.js';
 
 let forge: RunningServer;
-let pages: PageServer;
-let shop: Agent;
-let ops: Agent;
 let shopPage = '';
 let opsPage = '';
 
@@ -37,24 +34,18 @@ function closeOf(v: TestViewer): Promise<{ code: number; reason: string }> {
   return new Promise((r) => v.ws.on('close', (code, reason) => r({ code, reason: reason.toString() })));
 }
 
-beforeAll(async () => {
-  forge = await startForge();
-  pages = await servePages({ '/': '<title>Shop</title><button>Buy</button>', '/ops': '<title>Ops</title><p>ops</p>' });
-  shop = await connectAgent(forge, 'default/shop/lead');
-  ops = await connectAgent(forge, 'default/ops/lead');
+const it = forgeTest({}, { '/': '<title>Shop</title><button>Buy</button>', '/ops': '<title>Ops</title><p>ops</p>' });
+
+it.beforeAll(async ({ forge: f, pages, agentFor }) => {
+  forge = f;
+  const shop = await agentFor('default/shop/lead');
+  const ops = await agentFor('default/ops/lead');
   await shop.call('browser_navigate', { url: pages.url });
   await ops.call('browser_navigate', { url: `${pages.origin}/ops` });
   shopPage = /page (p-[0-9a-f]{8})/.exec((await shop.call('browser_tabs', { action: 'list' })).text)![1]!;
   opsPage = /page (p-[0-9a-f]{8})/.exec((await ops.call('browser_tabs', { action: 'list' })).text)![1]!;
   await shop.call('terminal__run', { command: 'echo shop-ready' });
   await ops.call('terminal__run', { command: 'echo ops-ready' });
-});
-
-afterAll(async () => {
-  await shop?.close();
-  await ops?.close();
-  await forge?.stop();
-  await pages?.close();
 });
 
 describe('the printed viewer link and the agents\' key are different secrets', () => {

@@ -3,10 +3,11 @@
  * size and reads nothing but hello; a reply never echoes unbounded input; a flood is told and
  * closed; and no message grows the server's memory past its own size.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { readFileSync } from 'node:fs';
 import WebSocket from 'ws';
-import { startForge, type RunningServer } from './helpers/server.js';
+import type { RunningServer } from './helpers/server.js';
+import { forgeTest } from './fixtures.js';
 import { openViewer } from './helpers/viewer.js';
 import { decodeControl, encodeControl } from '../src/shared/protocol.js';
 import { AUTH_DEADLINE_MS, UNAUTH_MESSAGE_MAX_BYTES, VIEWER_MESSAGE_BURST } from '../src/workers/relay/door.js';
@@ -14,8 +15,9 @@ import { ERROR_MESSAGE_MAX_CHARS } from '../src/main/viewers.js';
 
 let forge: RunningServer;
 
-beforeAll(async () => { forge = await startForge(); });
-afterAll(async () => { await forge?.stop(); });
+const it = forgeTest();
+
+it.beforeAll(({ forge: f }) => { forge = f; });
 
 /** The server's resident memory, MB, from /proc. */
 function rssMb(pid: number): number {
