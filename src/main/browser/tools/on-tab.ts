@@ -11,6 +11,7 @@ import { header } from './page-state.js';
 import { keepSeatNetwork } from './seat-offline.js';
 import { settleCall } from './action-watch.js';
 import { followRebuilt } from './video-running.js';
+import { withHeldReadings } from '../answered-readings.js';
 
 /** Tools that may run on a page forge just reloaded; others hold refs the crash took away. */
 const RUNS_AFTER_REBUILD = new Set(['browser_navigate', 'browser_snapshot', 'browser_tabs', 'browser_navigate_back']);
@@ -34,7 +35,7 @@ const READS_ONLY = new Set([
 
 /** Runs a call on the seat's current tab and writes the common parts of its answer. */
 export async function onTab(p: ProfileBrowser, ctx: SessionContext, tool: string, what: string, work: (tab: Tab) => Promise<string>, opts: { allowDialog?: boolean; dialogRefuses?: boolean; leavesPage?: boolean } = {}): Promise<ToolAnswer> {
-  const r = await p.call(ctx.seat.key, tool, async (tab) => {
+  const runOn = async (tab: Tab): Promise<string> => {
     const since = READS_ONLY.has(tool) ? undefined : Date.now() - 2;
     let rebuilt = tab.crashed ? await rebuild(tab, tool, p) : '';
     await keepSeatNetwork(p, ctx.seat.key, tab);
@@ -51,6 +52,12 @@ export async function onTab(p: ProfileBrowser, ctx: SessionContext, tool: string
     if (since !== undefined) await settleCall(tab, since);
     await p.settlePopups(tab, since !== undefined);
     return rebuilt ? `Note: ${rebuilt}.\n${text}` : text;
+  };
+  let answered = (): void => undefined;
+  const r = await p.call(ctx.seat.key, tool, (tab) => {
+    const call = withHeldReadings(() => runOn(tab));
+    answered = call.answered;
+    return call.result;
   }, opts);
   const notes: string[] = [];
   notes.push(...r.tab.notices.splice(0).map((n) => `Note: ${n}.`));
@@ -60,5 +67,6 @@ export async function onTab(p: ProfileBrowser, ctx: SessionContext, tool: string
     notes.push(`tab ${r.tab.number} (${r.tab.pageId}) opened a ${d.kind} dialog: ${JSON.stringify(d.message)}. It holds the tab until browser_handle_dialog answers it.`);
     return { text: [...notes, header(r.tab)].join('\n') };
   }
+  answered();
   return { text: [...notes, r.value as string].join('\n') };
 }

@@ -5,6 +5,7 @@ import type { ProfileBrowser } from '../profile.js';
 import { CHANGES_WHOLE_SHARE, changesBetween, keepReading, lastReading } from '../snapshot-changes.js';
 import { collapseLongLists } from '../snapshot-collapse.js';
 import type { Tab } from '../tabs.js';
+import { keepOnAnswer } from '../answered-readings.js';
 
 function cut(text: string): string {
   return text.length > SNAPSHOT_MAX_CHARS ? `${text.slice(0, SNAPSHOT_MAX_CHARS)}\n# … cut at ${SNAPSHOT_MAX_CHARS} characters` : text;
@@ -41,7 +42,8 @@ export async function pageState(tab: Tab, withSnapshot = true, changesFor?: Prof
   if (snapshot === undefined) return lines.join('\n');
   const seat = tab.owner;
   const before = seat && changesFor?.snapshotMode() === 'diff' ? lastReading(tab, seat) : undefined;
-  if (seat) keepReading(tab, seat, document, snapshot);
+  // Kept once this call's answer goes out: a call a dialog cut short was read by nobody.
+  if (seat) keepOnAnswer(() => keepReading(tab, seat, document, snapshot));
   if (before && before.document === document) {
     const c = changesBetween(before.text, snapshot);
     if (c.text.length <= snapshot.length * CHANGES_WHOLE_SHARE) {
