@@ -3,7 +3,8 @@
  * out. A call a dialog cut short goes on running in the page (a click waits out the dialog it
  * raised), and the snapshot it takes after the dialog is answered reaches nobody: kept as the
  * seat's reading, it would make browser_handle_dialog's answer say "unchanged" about the very
- * change the agent's answer caused and never saw.
+ * change the agent's answer caused and never saw. Held per call turn (ProfileBrowser.call), so
+ * every page call (tools, hand-offs) follows the rule.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 

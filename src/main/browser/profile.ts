@@ -7,6 +7,7 @@ import type { Dialog, Download, FileChooser, Page } from 'playwright-core';
 import { MemoryRelief } from './memory-relief.js';
 import { BrowserHost, type HostExit } from './host/host.js';
 import { ForgeError, exitCause, isForgeError } from '../../shared/errors.js';
+import { withHeldReadings } from './answered-readings.js';
 import { HIDDEN_AGENT_TABS_DEFAULT, HIDDEN_PERSON_TABS_DEFAULT, NAVIGATION_TIMEOUT_MS, POPUPS_PER_PAGE_MAX } from '../../shared/limits.js';
 import { Driver, REFUSED_URL_MAX_CHARS, type PageOpener } from './driver.js';
 import type { OpenRefusal } from './init-script.js';
@@ -374,7 +375,9 @@ export class ProfileBrowser {
     let dialogWaiter: (() => void) | undefined;
     const dialog = new Promise<'dialog'>((resolve) => { dialogWaiter = () => resolve('dialog'); });
     if (!opts.allowDialog) tab.dialogWaiters.add(dialogWaiter!);
-    const job = work(tab, driver).catch(async (e: unknown) => {
+    // The work's snapshots become its seat's readings only if its answer goes out (answered-readings.ts).
+    const call = withHeldReadings(() => work(tab, driver));
+    const job = call.result.catch(async (e: unknown) => {
       // The driver may see its pages close before the process is reaped: a closed page is the
       // host's death when the host exits within the grace.
       if (!isForgeError(e) || e.kind === 'tab_not_open' || e.kind === 'page_crashed') {
@@ -392,6 +395,7 @@ export class ProfileBrowser {
     try {
       const first = await Promise.race([job.then((value) => ({ value })), dialog, death, stalled]);
       if (first === 'dialog') { turn.outcome = 'dialog'; return { dialogOpened: tab, tab }; }
+      call.answered();
       return { value: first.value, tab };
     } finally {
       clearTimeout(deadline);

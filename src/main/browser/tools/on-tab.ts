@@ -11,7 +11,6 @@ import { header } from './page-state.js';
 import { keepSeatNetwork } from './seat-offline.js';
 import { settleCall } from './action-watch.js';
 import { followRebuilt } from './video-running.js';
-import { withHeldReadings } from '../answered-readings.js';
 
 /** Tools that may run on a page forge just reloaded; others hold refs the crash took away. */
 const RUNS_AFTER_REBUILD = new Set(['browser_navigate', 'browser_snapshot', 'browser_tabs', 'browser_navigate_back']);
@@ -53,12 +52,7 @@ export async function onTab(p: ProfileBrowser, ctx: SessionContext, tool: string
     await p.settlePopups(tab, since !== undefined);
     return rebuilt ? `Note: ${rebuilt}.\n${text}` : text;
   };
-  let answered = (): void => undefined;
-  const r = await p.call(ctx.seat.key, tool, (tab) => {
-    const call = withHeldReadings(() => runOn(tab));
-    answered = call.answered;
-    return call.result;
-  }, opts);
+  const r = await p.call(ctx.seat.key, tool, runOn, opts);
   const notes: string[] = [];
   notes.push(...r.tab.notices.splice(0).map((n) => `Note: ${n}.`));
   if (r.dialogOpened) {
@@ -67,6 +61,5 @@ export async function onTab(p: ProfileBrowser, ctx: SessionContext, tool: string
     notes.push(`tab ${r.tab.number} (${r.tab.pageId}) opened a ${d.kind} dialog: ${JSON.stringify(d.message)}. It holds the tab until browser_handle_dialog answers it.`);
     return { text: [...notes, header(r.tab)].join('\n') };
   }
-  answered();
   return { text: [...notes, r.value as string].join('\n') };
 }
