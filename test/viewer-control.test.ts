@@ -76,8 +76,7 @@ describe('viewers and the controller role', () => {
   it('the controller\'s click is a trusted click on the real button; the previous holder became a watcher', async () => {
     const before = await title();
     for (const action of ['down', 'up'] as const) b.send({ t: 'input', ev: { type: 'mouse', action, x: 150, y: 150, button: 'left', clickCount: 1 } });
-    await new Promise((r) => setTimeout(r, 300));
-    expect(await title()).toContain('pressed 1');
+    await expect.poll(title, { timeout: 10_000 }).toContain('pressed 1');
     expect(before).not.toContain('pressed');
     a.send({ t: 'control', take: true });
     await b.next('view', (m) => m.controller !== m.you);
@@ -91,9 +90,8 @@ describe('viewers and the controller role', () => {
     a.send({ t: 'input', ev: { type: 'text', text: 'hello' } });
     a.send({ t: 'input', ev: { type: 'key', action: 'down', key: 'Backspace' } });
     a.send({ t: 'input', ev: { type: 'key', action: 'up', key: 'Backspace' } });
-    await new Promise((r) => setTimeout(r, 300));
-    const r = await agent.call('browser_evaluate', { function: '() => document.getElementById("field").value' });
-    expect(r.text).toContain('"hell"');
+    const field = async (): Promise<string> => (await agent.call('browser_evaluate', { function: '() => document.getElementById("field").value' })).text;
+    await expect.poll(field, { timeout: 10_000 }).toContain('"hell"');
   });
 
   it('the arrows follow the page\'s own history and the controller moves through it', async () => {
