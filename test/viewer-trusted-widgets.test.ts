@@ -46,6 +46,16 @@ const click = (x: number, y: number): void => {
 };
 const key = (k: string): void => { send({ type: 'key', action: 'down', key: k }); send({ type: 'key', action: 'up', key: k }); };
 const pause = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+/**
+ * Clicks the select and waits for what a person waits for: a picture of its list, a frame painting
+ * the rows under the select (from y 72 down) that came after the click. Chromium draws the list as
+ * a window of its own, and the host's hand reaches it only once it is there.
+ */
+const openList = async (): Promise<void> => {
+  const before = v.frames.length;
+  click(140, 56);
+  await expect.poll(() => v.frames.slice(before).some((f) => f.y <= 100 && f.y + f.h >= 130 && f.x <= 100 && f.x + f.w >= 200), { timeout: 10_000 }).toBe(true);
+};
 
 const it = forgeTest({}, { '/': PAGE });
 
@@ -68,8 +78,7 @@ it.afterAll(async () => {
 
 describe('trusted widgets under the controller', () => {
   it('a select opened with a click takes an option picked with the arrow keys and Enter', async () => {
-    click(140, 56);
-    await pause(400);
+    await openList();
     key('ArrowDown');
     key('ArrowDown');
     key('Enter');
@@ -77,8 +86,7 @@ describe('trusted widgets under the controller', () => {
   });
 
   it('a select opened with a click takes an option clicked in its list', async () => {
-    click(140, 56);
-    await pause(500);
+    await openList();
     // The list opens under the select (its top at 72), one 20-30 px row per option: 38 px down is
     // the second, banana, whatever the row height.
     click(100, 72 + 38);
@@ -106,7 +114,7 @@ describe('trusted widgets under the controller', () => {
 
   it('Tab moves the focus, and Escape and the arrows arrive as key events', async () => {
     click(100, 355);
-    await pause(200);
+    await expect.poll(() => evaluate("() => document.activeElement.id"), { timeout: 10_000 }).toContain('"a"');
     key('Tab');
     key('Escape');
     key('ArrowDown');
