@@ -2,13 +2,12 @@
  * Viewers of the browser surface: who watches which tab, who holds the controller role, and the
  * layout that follows the role. Every rule here is the server's: a watcher's input and arrows are
  * refused here, not just hidden by a client. Its parts are in `viewing/`: the layout a surface
- * asks for, the controller's gesture queue and its gestures' replay on the page, the tab list a
+ * asks for, each shown tab's layout and its changes, the controller's gesture queue and its gestures' replay on the page, the tab list a
  * token sees, the tabs' sound, and the frame pipeline each watched host runs.
  */
 import type { ClientMessageOf, ServerMessage, ViewRecording } from '../../shared/protocol.js';
 import { ForgeError } from '../../shared/errors.js';
 import { DEFAULT_PAGE_HEIGHT, DEFAULT_PAGE_WIDTH } from '../../shared/limits.js';
-import type { Rect } from '../../shared/capture.js';
 import type { ViewerHub, ViewerInfo } from '../viewers.js';
 import { parseSeat } from '../seat.js';
 import { tabAllowed, type ViewerGrant } from '../../shared/grants.js';
@@ -22,7 +21,7 @@ import { drive, type DriveRoom } from './viewing/drive.js';
 import { HostFrameSources } from './viewing/host-frames.js';
 import { TabSound } from './viewing/tab-sound.js';
 import { isWholeOrg, tabList, visibleTabs, type TabListMessage } from './viewing/tab-list.js';
-import { OneByOne } from '../../shared/one-by-one.js';
+import { TabLayouts } from './viewing/tab-layouts.js';
 
 export interface BrowserDirectory {
   profile(key: string): ProfileBrowser;
@@ -65,18 +64,14 @@ export class BrowserViewing {
   private viewers = new Map<number, ViewerState>();
   /** Controller viewer per tab, by page id. */
   private controllers = new Map<string, number>();
-  /** The layout each captured tab has now, by page id, and the window (CDP target) it was captured from: a rebuilt page has a new one. */
-  private layouts = new Map<string, { w: number; h: number; targetId: string; viewport: Rect }>();
-  /** Each tab's layout changes, one by one (see relayout); a closed tab's go with it. */
-  private relayouts = new WeakMap<Tab, OneByOne>();
+  /** Each shown tab's layout, at its layout owner's size (see layoutOwner) or a recording's. */
+  private readonly layouts: TabLayouts;
   /** The watched hosts' frame pipelines, and each shown tab's frame id. */
   private readonly frames: HostFrameSources;
   /** Gestures whose acknowledgement the page never sent within INPUT_ACK_DEADLINE_MS: /metrics shows them. */
   unackedInputs = 0;
   private readonly sound: TabSound;
   readonly arrows: NavigationArrows;
-  /** The agents' recordings, by page id: while one runs, the tab is laid out at the file's size whoever views it. */
-  private takes = new Map<string, ViewRecording>();
   /** Called after every view push: the role or the watchers of the tab may have moved. */
   readonly viewPushed: Array<(p: ProfileBrowser, tab: Tab) => void> = [];
   /** What the controller's gestures need of this viewing (see viewing/drive.ts). */
@@ -85,8 +80,12 @@ export class BrowserViewing {
   constructor(private readonly hub: ViewerHub, private readonly dir: BrowserDirectory) {
     this.arrows = new NavigationArrows((tab, msg) => this.sendToWatchers(tab, msg));
     this.frames = new HostFrameSources(hub);
+    this.layouts = new TabLayouts(this.frames, (tab) => {
+      const w = this.layoutOwner(tab)?.watch;
+      return w && { w: w.w, h: w.h, host: w.profile.host };
+    });
     this.room = {
-      layoutOf: (tab) => this.layouts.get(tab.pageId),
+      layoutOf: (tab) => this.layouts.of(tab),
       frames: this.frames,
       controls: (viewer, tab) => this.controllers.get(tab.pageId) === viewer,
       send: (viewer, msg) => this.hub.send(viewer, msg),
@@ -178,12 +177,11 @@ export class BrowserViewing {
       }
       // Whatever replaced the tab's page (a rebuild, a revive), its arrows follow the page it has now.
       this.arrows.follow(w.tab, p);
-      const layout = this.layouts.get(w.tab.pageId);
-      if (layout && layout.targetId !== w.tab.targetId) rebuilt.add(w.tab);
+      if (this.layouts.moved(w.tab)) rebuilt.add(w.tab);
     }
     // A crashed page rebuilt in a fresh window: its viewers follow the new window and its history.
     for (const tab of rebuilt) {
-      void this.relayout(tab).then(() => { this.pushView(tab); return this.arrows.refresh(tab, p); }).catch(() => undefined);
+      void this.layouts.relayout(tab).then(() => { this.pushView(tab); return this.arrows.refresh(tab, p); }).catch(() => undefined);
     }
   }
 
@@ -250,7 +248,7 @@ export class BrowserViewing {
     } else {
       tab = p.tabs.all().find((t) => mayWatch(t))!;
     }
-    if (s.watch?.tab === tab) { await this.relayout(tab); this.pushView(tab); return; }
+    if (s.watch?.tab === tab) { await this.layouts.relayout(tab); this.pushView(tab); return; }
     await this.detach(v.id);
     const host = p.host;
     s.watch = { profile: p, tab, pageId: tab.pageId, ...layoutSize(s.surface), box: s.surface, since: Date.now() };
@@ -259,7 +257,7 @@ export class BrowserViewing {
     await this.dir.tabShown?.(p, tab);
     const frames = await this.frames.of(host);
     if (s.watch?.tab !== tab) return; // re-attached meanwhile
-    await this.relayout(tab);
+    await this.layouts.relayout(tab);
     this.hub.post({ t: 'watch', viewer: v.id, source: frames.source, frame: this.frameId(tab) });
     this.pushView(tab);
     await this.arrows.refresh(tab, p);
@@ -285,13 +283,13 @@ export class BrowserViewing {
     this.soundFollows(w.profile);
     if (this.watchersOf(w.tab).length === 0) {
       this.dir.tabHidden?.(w.profile, w.tab);
-      this.layouts.delete(w.tab.pageId);
+      this.layouts.forget(w.tab);
       this.arrows.forget(w.tab);
       const frames = w.profile.host ? this.frames.started(w.profile.host) : undefined;
       if (frames) void frames.then((f) => f.pipeline.uncapture(w.tab.targetId)).catch(() => undefined);
       return;
     }
-    await this.relayout(w.tab).catch(() => undefined);
+    await this.layouts.relayout(w.tab).catch(() => undefined);
     this.pushView(w.tab);
   }
 
@@ -300,7 +298,7 @@ export class BrowserViewing {
     s.surface = surfaceSize(m.w, m.h);
     if (!s.watch) return;
     Object.assign(s.watch, layoutSize(s.surface), { box: s.surface });
-    await this.relayout(s.watch.tab);
+    await this.layouts.relayout(s.watch.tab);
     this.pushView(s.watch.tab);
   }
 
@@ -317,36 +315,11 @@ export class BrowserViewing {
    * views the tab (when nobody does, its layout is the recorder's to set).
    */
   async recording(tab: Tab, take: ViewRecording | null): Promise<boolean> {
-    if (take) this.takes.set(tab.pageId, take); else this.takes.delete(tab.pageId);
+    this.layouts.setTake(tab, take);
     if (!this.watchersOf(tab).length) return false;
-    await this.relayout(tab);
+    await this.layouts.relayout(tab);
     this.pushView(tab);
     return true;
-  }
-
-  /**
-   * Lays the tab out at its layout owner's size, one change after another per tab: two asks at
-   * once (a resize beside a role change) restart its capture once, not once each, which would
-   * drop its picture and cost a keyframe for nothing.
-   */
-  private relayout(tab: Tab): Promise<void> {
-    let changes = this.relayouts.get(tab);
-    if (!changes) { changes = new OneByOne(); this.relayouts.set(tab, changes); }
-    return changes.run(() => this.layOut(tab));
-  }
-
-  private async layOut(tab: Tab): Promise<void> {
-    const owner = this.layoutOwner(tab);
-    if (!owner?.watch) return;
-    const take = this.takes.get(tab.pageId);
-    const want = take ? { w: take.width, h: take.height } : { w: owner.watch.w, h: owner.watch.h };
-    const now = this.layouts.get(tab.pageId);
-    if (now && now.w === want.w && now.h === want.h && now.targetId === tab.targetId) return;
-    const host = owner.watch.profile.host;
-    if (!host) return;
-    const frames = await this.frames.of(host);
-    const viewport = await frames.pipeline.capture(tab.targetId, this.frameId(tab), want.w, want.h);
-    this.layouts.set(tab.pageId, { ...want, targetId: tab.targetId, viewport });
   }
 
   // ---- the role ----
@@ -358,7 +331,7 @@ export class BrowserViewing {
     if (m.take) this.controllers.set(w.tab.pageId, v.id);
     else if (held) this.controllers.delete(w.tab.pageId);
     if (m.take !== held && w.tab.owner) this.hub.acted(v, w.tab.owner, m.take ? 'took control' : 'released control', `tab ${w.tab.number}${w.tab.title ? ` "${w.tab.title}"` : ''}`);
-    await this.relayout(w.tab);
+    await this.layouts.relayout(w.tab);
     this.pushView(w.tab);
   }
 
@@ -411,9 +384,9 @@ export class BrowserViewing {
 
   /** Who holds the role, pushed to every viewer of the tab, each with its own id. */
   pushView(tab: Tab): void {
-    const layout = this.layouts.get(tab.pageId) ?? { w: DEFAULT_PAGE_WIDTH, h: DEFAULT_PAGE_HEIGHT };
+    const layout = this.layouts.of(tab) ?? { w: DEFAULT_PAGE_WIDTH, h: DEFAULT_PAGE_HEIGHT };
     const controller = this.controllers.get(tab.pageId) ?? null;
-    const take = this.takes.get(tab.pageId);
+    const take = this.layouts.takeOf(tab);
     let url = '';
     try { url = tab.page.url(); } catch { /* closed */ }
     for (const s of this.watchersOf(tab)) {
