@@ -99,6 +99,8 @@ export class DevtoolsDoor {
   private pending: Buffer[] = [];
   private pendingBytes = 0;
   private ended = false;
+  /** Writes to the pipe are held until the end of this turn of the event loop (see write). */
+  private corked = false;
 
   /**
    * `toChromium` is Chromium's fd 3 (it reads commands there), `fromChromium` its fd 4. When the
@@ -169,8 +171,18 @@ export class DevtoolsDoor {
     });
   }
 
+  /**
+   * Commands written in one turn of the event loop leave in one write: a call that asks the page
+   * several things at once (its title, its snapshot, its document) costs one pipe write, not one
+   * each.
+   */
   private write(m: CdpMessage): void {
     if (this.ended) return;
+    if (!this.corked) {
+      this.corked = true;
+      this.toChromium.cork();
+      process.nextTick(() => { this.corked = false; this.toChromium.uncork(); });
+    }
     this.toChromium.write(`${JSON.stringify(m)}\0`);
   }
 
