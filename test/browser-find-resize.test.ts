@@ -54,8 +54,37 @@ describe('resize lays the tab out while nobody views it', () => {
     expect(r.isError).toBe(false);
     expect(r.text).toContain('laid out at 900x600');
     expect((await a.call('browser_evaluate', { function: '() => [innerWidth, innerHeight]' })).text.replace(/\s/g, '')).toContain('[900,600]');
+  });
+
+  it('a phone\'s width, narrower than any window, is laid out exactly, and a person who opens the tab gets their own layout', async ({ forge }) => {
+    const size = async (): Promise<string> => (await a.call('browser_evaluate', { function: '() => [innerWidth, innerHeight, matchMedia("(max-width: 400px)").matches]' })).text.replace(/\s/g, '');
     const narrow = await a.call('browser_resize', { width: 390, height: 700 });
-    expect(narrow.text).toContain('laid out at 500x700 (asked 390x700; the browser\'s narrowest window is 500 px)');
+    expect(narrow.isError).toBe(false);
+    expect(narrow.text).toContain('laid out at 390x700');
+    expect(narrow.text).not.toContain('asked');
+    expect(await size()).toContain('[390,700,true]');
+    const v = await openViewer(forge.info.port, forge.info.viewer_token);
+    try {
+      v.send({ t: 'attach', tab: 1, w: 800, h: 600 });
+      const seen = await Promise.race([v.next('view'), v.next('error')]);
+      expect(seen.t, JSON.stringify(seen)).toBe('view');
+      await expect.poll(size, { timeout: 10_000 }).toContain('[800,600,false]');
+    } finally {
+      await v.close();
+    }
+  });
+
+  it('after a person on a phone leaves the tab, the agent\'s resize gets the size it asks', async ({ forge }) => {
+    const v = await openViewer(forge.info.port, forge.info.viewer_token);
+    try {
+      v.send({ t: 'attach', tab: 1, w: 360, h: 640 });
+      await v.next('view', (m) => m.width === 360);
+    } finally {
+      await v.close();
+    }
+    // The tab is the agent's to lay out once the viewer is gone (its refusal says while it is not).
+    await expect.poll(async () => (await a.call('browser_resize', { width: 900, height: 600 })).text, { timeout: 10_000 }).toContain('laid out at 900x600');
+    expect((await a.call('browser_evaluate', { function: '() => [innerWidth, innerHeight]' })).text.replace(/\s/g, '')).toContain('[900,600]');
   });
 
   it('while a person views the tab, resize is refused naming that', async ({ forge }) => {

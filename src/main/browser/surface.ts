@@ -22,6 +22,7 @@ import { orgProfileKeys, profileKeyFor } from '../config.js';
 import { parseSeat } from '../seat.js';
 import { tellSeat } from './agent-events.js';
 import { Thumbnails } from './thumbnails.js';
+import { dropNarrowLayout } from './tools/lay-out.js';
 
 /** How often the idle sweep looks at the profiles at most, ms; a short idle_minutes looks more often. */
 const IDLE_SWEEP_PERIOD_MAX_MS = 15_000;
@@ -124,6 +125,8 @@ export class BrowserSurface implements Surface {
       // A person showing a tab, and leaving it, is the tab's use; showing an unloaded tab rebuilds it.
       tabShown: async (p, tab) => {
         p.markUse(tab, 'person');
+        // A person's surface sets the layout now: an agent's narrow one is not left under it.
+        await dropNarrowLayout(p, tab);
         // The owner learns on its next call that the page it left was reloaded for the person.
         if (!tab.unloaded) return;
         const url = tab.unloaded.url || 'about:blank';

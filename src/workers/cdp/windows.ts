@@ -96,6 +96,15 @@ export class WindowPlacer {
     this.emulated.delete(targetId);
   }
 
+  /**
+   * A tab nobody watches any more drops the narrow layout a viewer's surface had it emulate: its
+   * page is laid out by its window again, which is what an agent's own layout starts from.
+   */
+  async unnarrow(targetId: string, sessionId: string | undefined): Promise<void> {
+    if (!sessionId || !this.emulated.has(targetId)) return;
+    await this.cdp.send('Emulation.clearDeviceMetricsOverride', {}, sessionId).catch(() => undefined);
+  }
+
   /** Moves a tab's window off-screen; its page keeps running and keeps its size. */
   async park(targetId: string): Promise<void> {
     this.tiles.free(targetId);

@@ -89,6 +89,7 @@ async function handle(m: ToCdp): Promise<void> {
     case 'uncapture': {
       const t = capture.byTarget(m.targetId);
       if (t) capture.unwatch(t.frame);
+      await windows.unnarrow(m.targetId, sessions.get(m.targetId));
       await windows.park(m.targetId).catch(() => undefined);
       post({ t: 'uncaptured', id: m.id, targetId: m.targetId });
       return;
