@@ -63,6 +63,9 @@ describe('resize lays the tab out while nobody views it', () => {
     expect(narrow.text).toContain('laid out at 390x700');
     expect(narrow.text).not.toContain('asked');
     expect(await size()).toContain('[390,700,true]');
+    const shot = await a.client.callTool({ name: 'browser_take_screenshot', arguments: {} }, undefined, { timeout: 60_000 });
+    const png = Buffer.from((shot.content as Array<{ type: string; data?: string }>).find((c) => c.type === 'image')?.data ?? '', 'base64');
+    expect([png.readUInt32BE(16), png.readUInt32BE(20)], 'the screenshot is the phone-wide page').toEqual([390, 700]);
     const v = await openViewer(forge.info.port, forge.info.viewer_token);
     try {
       v.send({ t: 'attach', tab: 1, w: 800, h: 600 });
