@@ -13,6 +13,8 @@ const page = `<title>Dialogs</title>
 <button onclick="alert('plain alert')">Alert</button>
 <button onclick="document.title = confirm('Delete it?') ? 'yes' : 'no'">Confirm</button>
 <button onclick="document.title = 'name:' + prompt('Your name?', 'x')">Prompt</button>
+<button onclick="if (confirm('Go on?')) alert('Second step')">Chain</button>
+<button onclick="if (confirm('Wait?')) setTimeout(() => alert('Came later'), 30)">Later</button>
 <button onclick="window.onbeforeunload = (e) => { e.preventDefault(); return 'stay'; }; document.title='armed'">Arm</button>`;
 
 const it = forgeTest({}, { '/': page, '/next': '<title>Next</title>next page' });
@@ -50,6 +52,17 @@ describe('a page dialog is held until someone answers it', () => {
     const r = await a.call('browser_handle_dialog', { accept: false });
     expect(r.text).toContain('Dismissed the confirm dialog "Delete it?"');
     expect((await a.call('browser_evaluate', { function: '() => document.title' })).text).toContain('"no"');
+  });
+
+  it('a dialog the page raises as the answered one closes is in the answer, and is answered in turn', async () => {
+    for (const [name, first, second] of [['Chain', 'Go on?', 'Second step'], ['Later', 'Wait?', 'Came later']]) {
+      expect(await click(name)).toContain(`opened a confirm dialog: "${first}"`);
+      const r = await a.call('browser_handle_dialog', { accept: true });
+      expect(r.text, name).toContain(`opened a alert dialog: "${second}"`);
+      const next = await a.call('browser_handle_dialog', { accept: true });
+      expect(next.text, name).toContain(`Accepted the alert dialog "${second}"`);
+      expect((await a.call('browser_snapshot')).isError).toBe(false);
+    }
   });
 
   it('a prompt answered with text reaches the page', async () => {

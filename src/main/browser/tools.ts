@@ -20,9 +20,10 @@ import { refuseUrl } from './url-policy.js';
 import type { AgentCap } from './tools/caps.js';
 import { SeatFiles, mimeOf, type FileLink } from './tools/seat-files.js';
 import { onTab } from './tools/on-tab.js';
-import { header, pageState } from './tools/page-state.js';
+import { pageState } from './tools/page-state.js';
 import { actionAnswer } from './tools/pointer.js';
 import type { ToolDef, ToolHost } from './tools/tool-def.js';
+import { answerDialog } from './tools/dialog-answer.js';
 
 const element = elementShape.element;
 
@@ -87,18 +88,7 @@ const TOOLS: ToolDef[] = [
       const cur = p.tabs.currentOf(seat);
       const tab = cur?.dialog ? cur : p.tabs.ownedBy(seat).find((t) => t.dialog);
       if (!tab) throw new ForgeError('no_dialog', 'no dialog is waiting on your tabs');
-      return onTab(p, ctx, 'browser_handle_dialog', 'answering its dialog', async () => {
-        const held = tab.dialog!;
-        tab.dialog = undefined;
-        try {
-          if (a.accept) await held.dialog.accept(a.promptText as string | undefined); else await held.dialog.dismiss();
-        } catch {
-          // Another client answered it first: the dialog is gone either way.
-          return `The ${held.kind} dialog on tab ${tab.number} was already answered.\n${header(tab)}`;
-        }
-        await new Promise((r) => setTimeout(r, 50));
-        return `${a.accept ? 'Accepted' : 'Dismissed'} the ${held.kind} dialog ${JSON.stringify(held.message)} on tab ${tab.number} (${tab.pageId}).\n${await pageState(tab, !tab.dialog, p)}`;
-      }, { allowDialog: true }).then((r) => r);
+      return onTab(p, ctx, 'browser_handle_dialog', 'answering its dialog', () => answerDialog(p, tab, a.accept as boolean, a.promptText as string | undefined), { allowDialog: true });
     },
   },
   {
