@@ -42,7 +42,7 @@ describe('an action answers with what it started', () => {
   it('a click that raises an alert 100 ms later says the dialog opened', async () => {
     const snap = await a.call('browser_navigate', { url: pages.url });
     const r = await a.call('browser_click', { target: refOf(snap.text, 'button', 'Alert later') });
-    expect(r.text).toMatch(/opened a alert dialog: "saved later"/);
+    expect(r.text).toMatch(/opened an alert dialog: "saved later"/);
     const d = await a.call('browser_handle_dialog', { accept: true });
     expect(d.isError).toBe(false);
   });

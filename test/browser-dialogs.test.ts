@@ -36,10 +36,10 @@ async function click(name: string): Promise<string> {
 describe('a page dialog is held until someone answers it', () => {
   it('an alert holds the tab, every driving call is refused naming tab, kind, message and owner, and handle_dialog answers it', async () => {
     const r = await click('Alert');
-    expect(r).toContain('opened a alert dialog: "plain alert"');
+    expect(r).toContain('opened an alert dialog: "plain alert"');
     const refused = await a.call('browser_snapshot');
     expect(refused.isError).toBe(true);
-    expect(refused.text).toMatch(/tab \d+ \(p-[0-9a-f]{8}\) is held by a alert dialog: "plain alert" — the tab belongs to default\/proj\/lead/);
+    expect(refused.text).toMatch(/tab \d+ \(p-[0-9a-f]{8}\) is held by an alert dialog: "plain alert" — the tab belongs to default\/proj\/lead/);
     const list = await a.call('browser_tabs', { action: 'list' });
     expect(list.text).toContain('alert waiting');
     const answered = await a.call('browser_handle_dialog', { accept: true });
@@ -58,7 +58,7 @@ describe('a page dialog is held until someone answers it', () => {
     for (const [name, first, second] of [['Chain', 'Go on?', 'Second step'], ['Later', 'Wait?', 'Came later']]) {
       expect(await click(name)).toContain(`opened a confirm dialog: "${first}"`);
       const r = await a.call('browser_handle_dialog', { accept: true });
-      expect(r.text, name).toContain(`opened a alert dialog: "${second}"`);
+      expect(r.text, name).toContain(`opened an alert dialog: "${second}"`);
       const next = await a.call('browser_handle_dialog', { accept: true });
       expect(next.text, name).toContain(`Accepted the alert dialog "${second}"`);
       expect((await a.call('browser_snapshot')).isError).toBe(false);

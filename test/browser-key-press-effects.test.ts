@@ -53,7 +53,7 @@ describe('a key press answers with what it started', () => {
     await a.call('browser_navigate', { url: pages.url });
     await a.call('browser_evaluate', { function: '() => document.activeElement.blur()' });
     const r = await a.call('browser_press_key', { key: 'a' });
-    expect(r.text).toMatch(/opened a alert dialog: "key alert"/);
+    expect(r.text).toMatch(/opened an alert dialog: "key alert"/);
     expect((await a.call('browser_handle_dialog', { accept: true })).isError).toBe(false);
   });
 });

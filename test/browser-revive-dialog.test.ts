@@ -19,7 +19,7 @@ describe('a dialog raised while an unloaded tab reloads', () => {
   it('the tab\'s next call answers with the dialog held, and answering it finishes the load', async ({ pages, agentFor }) => {
     const agent = await agentFor(SEAT);
     const first = await agent.call('browser_navigate', { url: `${pages.url}greet` });
-    expect(first.text).toContain('opened a alert dialog: "welcome back"');
+    expect(first.text).toContain('opened an alert dialog: "welcome back"');
     expect((await agent.call('browser_handle_dialog', { accept: true })).isError).toBe(false);
     await agent.call('browser_tabs', { action: 'new', url: `${pages.url}one` });
     await agent.call('browser_tabs', { action: 'new', url: `${pages.url}two` });

@@ -68,7 +68,7 @@ describe('the vision group drives the mouse by the CSS pixels of the seat\'s own
 
   it('a click that raises a dialog says so, and a held dialog refuses the next mouse call naming it', async () => {
     const r = await a.call('browser_mouse_click_xy', { x: 70, y: 435 });
-    expect(r.text).toMatch(/opened a alert dialog: "pressed"/);
+    expect(r.text).toMatch(/opened an alert dialog: "pressed"/);
     const refused = await a.call('browser_mouse_click_xy', { x: 120, y: 80 });
     expect(refused.isError).toBe(true);
     expect(refused.text).toMatch(/alert/);

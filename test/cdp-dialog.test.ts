@@ -39,7 +39,7 @@ describe('a held dialog over raw CDP', () => {
     const s = await open();
     await raise(s, 'alert("look at me")');
     const refused = await s.send('Runtime.evaluate', { expression: '1 + 1', returnByValue: true });
-    expect(refused.error?.message).toContain('held by a alert dialog: "look at me"');
+    expect(refused.error?.message).toContain('held by an alert dialog: "look at me"');
     expect(refused.error?.message).toContain('Page.handleJavaScriptDialog');
     const answered = await s.send('Page.handleJavaScriptDialog', { accept: true });
     expect(answered.error).toBeUndefined();

@@ -4,7 +4,7 @@
  * memory budget unloads it or a crash rebuilds it; the socket outlives both: messages that arrive
  * while the tab has no page are queued (bounded), the tab is rebuilt, and they are sent in order.
  */
-import type { Tab } from './tabs.js';
+import { aDialog, type Tab } from './tabs.js';
 import { CdpUpstream, type CdpAnswer, type CdpMessage } from './cdp-upstream.js';
 import { answerHeldDialog, answerText, parseCommand, RawCdpLink, refusal, UseMarks, type ClientCommand, type LinkContext } from './cdp-link.js';
 import { CDP_CLOSE_GOING_AWAY, CDP_CLOSE_INTERNAL, CDP_CLOSE_NO_TAB, CDP_CLOSE_TOO_BIG } from '../../workers/relay/cdp-protocol.js';
@@ -136,7 +136,7 @@ export class PageCdpLink extends RawCdpLink {
     }
     const d = this.tab.dialog;
     if (d && c.method !== 'Page.handleJavaScriptDialog') {
-      return `${this.name} is held by a ${d.kind} dialog: ${JSON.stringify(d.message)}; answer it with Page.handleJavaScriptDialog or browser_handle_dialog, then send ${c.method} again`;
+      return `${this.name} is held by ${aDialog(d.kind)} dialog: ${JSON.stringify(d.message)}; answer it with Page.handleJavaScriptDialog or browser_handle_dialog, then send ${c.method} again`;
     }
     return undefined;
   }

@@ -11,6 +11,11 @@ export type TabUser = 'agent' | 'person';
 
 export type DialogKind = 'alert' | 'confirm' | 'prompt' | 'beforeunload';
 
+/** A dialog kind with its article, as a sentence names it: "an alert", "a confirm". */
+export function aDialog(kind: DialogKind): string {
+  return kind === 'alert' ? 'an alert' : `a ${kind}`;
+}
+
 export interface HeldDialog { kind: DialogKind; message: string; defaultValue: string; dialog: Dialog }
 
 export interface Tab {
@@ -162,7 +167,7 @@ export function refuseNotYours(tab: Tab): string {
 
 export function dialogRefusal(tab: Tab): string {
   const d = tab.dialog!;
-  return `tab ${tab.number} (${tab.pageId}) is held by a ${d.kind} dialog: ${JSON.stringify(d.message)} — the tab belongs to ${tab.owner ?? 'nobody'}; answer it with browser_handle_dialog (accept true or false), or close the tab with browser_tabs`;
+  return `tab ${tab.number} (${tab.pageId}) is held by ${aDialog(d.kind)} dialog: ${JSON.stringify(d.message)} — the tab belongs to ${tab.owner ?? 'nobody'}; answer it with browser_handle_dialog (accept true or false), or close the tab with browser_tabs`;
 }
 
 function safeUrl(tab: Tab): string {

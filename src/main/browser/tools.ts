@@ -11,7 +11,7 @@ import { isLead } from '../seat.js';
 import { inForgeWords } from './driver-errors.js';
 import { locate } from './locate.js';
 import type { ProfileBrowser } from './profile.js';
-import type { Tab } from './tabs.js';
+import { aDialog, type Tab } from './tabs.js';
 import { elementShape, targetOf } from './tools/element.js';
 import { MODULE_TOOLS } from './tools/registry.js';
 import { takeDownloads, takeEvents } from './agent-events.js';
@@ -144,7 +144,7 @@ async function tabsTool(a: Record<string, unknown>, ctx: SessionContext, p: Prof
       await p.ensure();
       const tab = p.tabs.resolveOwn(seat, pick());
       p.tabs.setCurrent(seat, tab);
-      const warn = tab.dialog ? `\nNote: a ${tab.dialog.kind} dialog holds it: ${JSON.stringify(tab.dialog.message)}; answer it with browser_handle_dialog.` : '';
+      const warn = tab.dialog ? `\nNote: ${aDialog(tab.dialog.kind)} dialog holds it: ${JSON.stringify(tab.dialog.message)}; answer it with browser_handle_dialog.` : '';
       return { text: `Tab ${tab.number} (${tab.pageId}) is your current tab.${warn}\n${listTabs(p, seat)}` };
     }
     case 'close': {

@@ -8,7 +8,7 @@ import { MOD_CTRL, MOD_META, type ServerMessage } from '../../../shared/protocol
 import { ForgeError } from '../../../shared/errors.js';
 import type { Rect } from '../../../shared/capture.js';
 import type { ProfileBrowser } from '../profile.js';
-import type { Tab } from '../tabs.js';
+import { aDialog, type Tab } from '../tabs.js';
 import { dispatchInput, type ScreenHand } from '../input.js';
 import { FOCUS_MOVING_KEYS, focusIsEditable, selectedText } from '../focus.js';
 import { acked, type InputMessage } from './gestures.js';
@@ -34,7 +34,7 @@ export interface Driver { info: { id: number }; watch?: { tab: Tab }; focusAsks?
 
 /** Replays one gesture of the controller `s` on the tab it watches (`w`); a held dialog or a silent host refuses it in words. */
 export async function drive(room: DriveRoom, s: Driver, w: DriveWatch, ev: InputMessage['ev']): Promise<void> {
-  if (w.tab.dialog) throw new ForgeError('dialog_waiting', `tab ${w.tab.number} is held by a ${w.tab.dialog.kind} dialog: ${JSON.stringify(w.tab.dialog.message)}`);
+  if (w.tab.dialog) throw new ForgeError('dialog_waiting', `tab ${w.tab.number} is held by ${aDialog(w.tab.dialog.kind)} dialog: ${JSON.stringify(w.tab.dialog.message)}`);
   const session = w.profile.driver?.session(w.tab.page);
   if (!session) throw new ForgeError('host_not_answering', 'the host is not answering');
   const layout = room.layoutOf(w.tab) ?? { w: w.w, h: w.h };
