@@ -56,7 +56,7 @@ export async function layOut(p: ProfileBrowser, tab: Tab, w: number, h: number):
   const [win, [iw, ih]] = await Promise.all([
     driver.cdp.send('Browser.getWindowForTarget', { targetId: tab.targetId }) as Promise<{ windowId: number; bounds: { width: number; height: number } }>,
     (async () => {
-      // Whatever emulation the page has (its narrow layout, or a narrow viewer's from before) goes first.
+      // Its own narrow layout goes first (a narrow viewer's went with the viewer: WindowPlacer.unnarrow).
       narrowed.delete(tab);
       await session?.send('Emulation.clearDeviceMetricsOverride').catch(() => undefined);
       return (await tab.page.evaluate('[innerWidth, innerHeight]')) as [number, number];
