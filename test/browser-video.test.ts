@@ -118,4 +118,18 @@ describe('a take on a tab nobody views lays it out at 1280x720 and puts its own 
     expect(await size()).toContain('[900,600]');
     expect((await solo.call('browser_stop_video')).text).toContain('No videos were recorded');
   });
+
+  it('a tab laid out at a phone\'s width is 1280x720 during the take and phone-wide again after it', async ({ pages, agentFor }) => {
+    const phone = await agentFor('default/video/phone');
+    await phone.call('browser_navigate', { url: `${pages.origin}/ticker` });
+    expect((await phone.call('browser_resize', { width: 390, height: 700 })).text).toContain('laid out at 390x700');
+    const size = async (): Promise<string> => (await phone.call('browser_evaluate', { function: '() => [innerWidth, innerHeight]' })).text.replace(/\s/g, '');
+    const start = await phone.call('browser_start_video', {});
+    expect(start.isError, start.text).toBe(false);
+    expect(await size()).toContain('[1280,720]');
+    await new Promise((r) => setTimeout(r, 500));
+    const stop = await phone.call('browser_stop_video');
+    expect(stop.isError, stop.text).toBe(false);
+    expect(await size()).toContain('[390,700]');
+  });
 });
