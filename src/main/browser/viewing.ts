@@ -2,8 +2,9 @@
  * Viewers of the browser surface: who watches which tab, who holds the controller role, and the
  * layout that follows the role. Every rule here is the server's: a watcher's input and arrows are
  * refused here, not just hidden by a client. Its parts are in `viewing/`: the layout a surface
- * asks for, each shown tab's layout and its changes, the controller's gesture queue and its gestures' replay on the page, the tab list a
- * token sees, the tabs' sound, and the frame pipeline each watched host runs.
+ * asks for, each shown tab's layout and its changes, the controller role, the controller's
+ * gesture queue and its gestures' replay on the page, the tab list a token sees and who follows
+ * it, the tabs' sound, and the frame pipeline each watched host runs.
  */
 import type { ClientMessageOf, ServerMessage, ViewRecording } from '../../shared/protocol.js';
 import { ForgeError } from '../../shared/errors.js';
@@ -20,8 +21,10 @@ import { GestureQueue, type InputMessage } from './viewing/gestures.js';
 import { drive, type DriveRoom } from './viewing/drive.js';
 import { HostFrameSources } from './viewing/host-frames.js';
 import { TabSound } from './viewing/tab-sound.js';
-import { isWholeOrg, tabList, visibleTabs, type TabListMessage } from './viewing/tab-list.js';
+import { tabList, visibleTabs, type TabListMessage } from './viewing/tab-list.js';
+import { TabListFollowers } from './viewing/tab-list-followers.js';
 import { TabLayouts } from './viewing/tab-layouts.js';
+import { TabRoles } from './viewing/roles.js';
 
 export interface BrowserDirectory {
   profile(key: string): ProfileBrowser;
@@ -53,17 +56,14 @@ export const TAB_GONE_GRACE_MS = 1_500;
 
 /** `w`×`h`: the page layout this viewer asks for; `box`: its surface as it measures it, the space its points come in. */
 interface Watch { profile: ProfileBrowser; tab: Tab; pageId: string; w: number; h: number; box: Size; since: number }
-/**
- * `subscribed`: the profile whose tab list this viewer follows; `also`: the org's other profiles
- * it follows too (`every`); `surface`: the viewer's box as it last measured it (CSS px,
- * unclamped); `gestures`: its input, one after another.
- */
-interface ViewerState { info: ViewerInfo; subscribed?: string; also?: ReadonlySet<string>; watch?: Watch; surface: Size; focusAsks?: number; gestures?: GestureQueue }
+/** `surface`: the viewer's box as it last measured it (CSS px, unclamped); `gestures`: its input, one after another. */
+interface ViewerState { info: ViewerInfo; watch?: Watch; surface: Size; focusAsks?: number; gestures?: GestureQueue }
 
 export class BrowserViewing {
   private viewers = new Map<number, ViewerState>();
-  /** Controller viewer per tab, by page id. */
-  private controllers = new Map<string, number>();
+  private readonly roles = new TabRoles();
+  /** Who follows which profile's tab list. */
+  private readonly lists: TabListFollowers;
   /** Each shown tab's layout, at its layout owner's size (see layoutOwner) or a recording's. */
   private readonly layouts: TabLayouts;
   /** The watched hosts' frame pipelines, and each shown tab's frame id. */
@@ -87,12 +87,13 @@ export class BrowserViewing {
     this.room = {
       layoutOf: (tab) => this.layouts.of(tab),
       frames: this.frames,
-      controls: (viewer, tab) => this.controllers.get(tab.pageId) === viewer,
+      controls: (viewer, tab) => this.roles.holds(viewer, tab),
       send: (viewer, msg) => this.hub.send(viewer, msg),
       unacked: () => { this.unackedInputs++; },
     };
+    this.lists = new TabListFollowers(hub, { list: (p, grant) => this.tabList(p, grant), profile: (key) => this.dir.profile(key), orgProfileKeys: () => this.dir.orgProfileKeys() });
     this.sound = new TabSound(hub, {
-      lookedAt: () => [...this.viewers.values()].flatMap((s) => [...(s.subscribed ? [s.subscribed] : []), ...(s.also ?? [])]),
+      lookedAt: () => this.lists.followed(),
       profile: (key) => this.dir.profile(key),
       changed: (p) => this.profileChanged(p),
     });
@@ -102,7 +103,7 @@ export class BrowserViewing {
     const hub = this.hub;
     this.sound.start();
     hub.onOpen((info) => this.viewers.set(info.id, { info, surface: { w: DEFAULT_PAGE_WIDTH, h: DEFAULT_PAGE_HEIGHT } }));
-    hub.onClose((info) => { void this.detach(info.id).catch(() => undefined); this.viewers.delete(info.id); });
+    hub.onClose((info) => { void this.detach(info.id).catch(() => undefined); this.viewers.delete(info.id); this.lists.forget(info.id); });
     hub.on('tabs', (v, m) => this.subscribe(v, m));
     hub.on('attach', (v, m) => this.attachTab(v, m));
     hub.on('detach', async (v) => { await this.detach(v.id); });
@@ -138,33 +139,16 @@ export class BrowserViewing {
 
   private subscribe(v: ViewerInfo, m: ClientMessageOf<'tabs'>): void {
     if (v.handoff) throw new ForgeError('auth', 'a hand-off link shows its own page only; it has no tab list');
-    const p = this.profileFor(v, m.seat);
-    const s = this.state(v);
-    s.subscribed = p.key;
-    const also = m.every ? this.dir.orgProfileKeys().filter((k) => k !== p.key) : [];
-    s.also = also.length ? new Set(also) : undefined;
-    this.hub.send(v.id, this.tabList(p, v.grant));
-    for (const k of also) this.hub.send(v.id, { ...this.tabList(this.dir.profile(k), v.grant), also: true });
-  }
-
-  /** Follows the profile's tab list: as its own (`also` false) or as one of the org's others. */
-  private follows(s: ViewerState, p: ProfileBrowser): 'own' | 'also' | undefined {
-    return s.subscribed === p.key ? 'own' : s.also?.has(p.key) ? 'also' : undefined;
+    this.lists.follow(v, this.profileFor(v, m.seat), m.every);
   }
 
   tabList(p: ProfileBrowser, grant: ViewerGrant): TabListMessage {
     return tabList(p, grant, (t) => this.sound.isAudible(p.key, t.targetId), this.dir.idleMinutes);
   }
 
-  /** A profile's tabs changed: its subscribers get the list, viewers of a closed tab are told. */
+  /** A profile's tabs changed: its followers get the list, viewers of a closed tab are told. */
   profileChanged(p: ProfileBrowser): void {
-    for (const how of ['own', 'also'] as const) {
-      const subs = [...this.viewers.values()].filter((s) => this.follows(s, p) === how);
-      const mark = how === 'also' ? { also: true as const } : {};
-      const whole = subs.filter((s) => isWholeOrg(s.info.grant));
-      if (whole.length) this.hub.send(whole.map((s) => s.info.id), { ...this.tabList(p, whole[0]!.info.grant), ...mark });
-      for (const s of subs) if (!isWholeOrg(s.info.grant)) this.hub.send(s.info.id, { ...this.tabList(p, s.info.grant), ...mark });
-    }
+    this.lists.changed(p);
     const rebuilt = new Set<Tab>();
     for (const s of this.viewers.values()) {
       const w = s.watch;
@@ -198,7 +182,7 @@ export class BrowserViewing {
   follow(p: ProfileBrowser, from: Tab, to: Tab): void {
     for (const s of this.viewers.values()) {
       if (s.watch?.profile !== p || s.watch.tab !== from || s.info.handoff || !tabAllowed(s.info.grant, to.pageId, to.owner ?? undefined)) continue;
-      const wasController = this.controllers.get(from.pageId) === s.info.id;
+      const wasController = this.roles.holds(s.info.id, from);
       void this.attachTab(s.info, { t: 'attach', pageId: to.pageId, w: s.surface.w, h: s.surface.h })
         .then(() => { if (wasController) return this.control(s.info, { t: 'control', take: true }); })
         .catch((e: Error) => this.hub.send(s.info.id, { t: 'error', for: 'attach', message: e.message }));
@@ -233,7 +217,7 @@ export class BrowserViewing {
       this.dir.handOffOpened(v.handoff);
     }
     const p = v.handoff ? this.dir.profile(this.dir.handOffPage(v.handoff)!.profileKey) : this.profileFor(v, m.seat);
-    if (!v.handoff) s.subscribed ??= p.key;
+    if (!v.handoff) this.lists.followIfNone(v, p.key);
     if (!p.host?.alive) this.dir.wanted?.(p, 'a person showed the browser');
     // What this viewer may watch: the link's page, or the tabs its token covers.
     const mayWatch = (t: Tab | undefined): t is Tab => !!t?.owner && (v.handoff !== undefined || tabAllowed(v.grant, t.pageId, t.owner));
@@ -279,7 +263,7 @@ export class BrowserViewing {
     s.watch = undefined;
     w.profile.viewers = Math.max(0, w.profile.viewers - 1);
     this.hub.post({ t: 'watch', viewer, source: 0, frame: null });
-    if (this.controllers.get(w.tab.pageId) === viewer) this.controllers.delete(w.tab.pageId);
+    this.roles.left(viewer, w.tab);
     this.soundFollows(w.profile);
     if (this.watchersOf(w.tab).length === 0) {
       this.dir.tabHidden?.(w.profile, w.tab);
@@ -304,7 +288,7 @@ export class BrowserViewing {
 
   /** The page is laid out at the controller's surface, else at the longest-watching viewer's. */
   private layoutOwner(tab: Tab): ViewerState | undefined {
-    const c = this.controllers.get(tab.pageId);
+    const c = this.roles.holder(tab);
     const watchers = this.watchersOf(tab);
     return watchers.find((s) => s.info.id === c) ?? watchers.sort((a, b) => a.watch!.since - b.watch!.since || a.info.id - b.info.id)[0];
   }
@@ -327,10 +311,7 @@ export class BrowserViewing {
   private async control(v: ViewerInfo, m: ClientMessageOf<'control'>): Promise<void> {
     const w = this.state(v).watch;
     if (!w) throw new ForgeError('bad_request', 'attach to a tab before taking control');
-    const held = this.controllers.get(w.tab.pageId) === v.id;
-    if (m.take) this.controllers.set(w.tab.pageId, v.id);
-    else if (held) this.controllers.delete(w.tab.pageId);
-    if (m.take !== held && w.tab.owner) this.hub.acted(v, w.tab.owner, m.take ? 'took control' : 'released control', `tab ${w.tab.number}${w.tab.title ? ` "${w.tab.title}"` : ''}`);
+    if (this.roles.set(v.id, w.tab, m.take) && w.tab.owner) this.hub.acted(v, w.tab.owner, m.take ? 'took control' : 'released control', `tab ${w.tab.number}${w.tab.title ? ` "${w.tab.title}"` : ''}`);
     await this.layouts.relayout(w.tab);
     this.pushView(w.tab);
   }
@@ -340,25 +321,18 @@ export class BrowserViewing {
     const heard: Listener[] = [];
     for (const s of this.viewers.values()) {
       const w = s.watch;
-      if (w?.profile !== p || this.controllers.get(w.tab.pageId) !== s.info.id) continue;
+      if (w?.profile !== p || !this.roles.holds(s.info.id, w.tab)) continue;
       heard.push({ targetId: w.tab.targetId, frame: this.frameId(w.tab), viewer: s.info.id });
     }
     this.sound.follow(p, heard);
   }
 
-  private controllerWatch(v: ViewerInfo, what: string): Watch {
-    const w = this.state(v).watch;
-    if (!w) throw new ForgeError('not_controller', `attach to a tab and take control before ${what}`);
-    if (this.controllers.get(w.tab.pageId) !== v.id) throw new ForgeError('not_controller', `you are watching tab ${w.tab.number}; take control before ${what}`);
-    return w;
-  }
-
   private async input(v: ViewerInfo, m: InputMessage): Promise<void> {
-    await drive(this.room, this.state(v), this.controllerWatch(v, 'driving the page'), m.ev);
+    await drive(this.room, this.state(v), this.roles.driving(v.id, this.state(v).watch, 'driving the page'), m.ev);
   }
 
   private async nav(v: ViewerInfo, m: ClientMessageOf<'nav'>): Promise<void> {
-    const w = this.controllerWatch(v, 'moving through the page\'s history');
+    const w = this.roles.driving(v.id, this.state(v).watch, 'moving through the page\'s history');
     await this.arrows.go(w.tab, w.profile, m.dir);
   }
 
@@ -373,19 +347,17 @@ export class BrowserViewing {
     if (ids.length) this.hub.send(ids, msg);
   }
 
-  controllerOf(tab: Tab): number | null {
-    return this.controllers.get(tab.pageId) ?? null;
-  }
+  controllerOf(tab: Tab): number | null { return this.roles.holder(tab); }
 
   /** Every viewer of the profile: subscribed to its tab list or watching one of its tabs. */
   viewersOfProfile(p: ProfileBrowser): number[] {
-    return [...this.viewers.values()].filter((s) => s.subscribed === p.key || s.watch?.profile === p).map((s) => s.info.id);
+    return [...this.viewers.values()].filter((s) => this.lists.ownOf(s.info.id, p.key) || s.watch?.profile === p).map((s) => s.info.id);
   }
 
   /** Who holds the role, pushed to every viewer of the tab, each with its own id. */
   pushView(tab: Tab): void {
     const layout = this.layouts.of(tab) ?? { w: DEFAULT_PAGE_WIDTH, h: DEFAULT_PAGE_HEIGHT };
-    const controller = this.controllers.get(tab.pageId) ?? null;
+    const controller = this.roles.holder(tab);
     const take = this.layouts.takeOf(tab);
     let url = '';
     try { url = tab.page.url(); } catch { /* closed */ }
