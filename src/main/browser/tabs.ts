@@ -165,6 +165,12 @@ export function refuseNotYours(tab: Tab): string {
     : `tab ${tab.number} (${tab.pageId}) is the host's boot tab; your first page call adopts it`;
 }
 
+/** A call's news that its tab raised a dialog (the tab has one held now). */
+export function dialogOpened(tab: Tab): string {
+  const d = tab.dialog!;
+  return `tab ${tab.number} (${tab.pageId}) opened ${aDialog(d.kind)} dialog: ${JSON.stringify(d.message)}. It holds the tab until browser_handle_dialog answers it.`;
+}
+
 export function dialogRefusal(tab: Tab): string {
   const d = tab.dialog!;
   return `tab ${tab.number} (${tab.pageId}) is held by ${aDialog(d.kind)} dialog: ${JSON.stringify(d.message)} — the tab belongs to ${tab.owner ?? 'nobody'}; answer it with browser_handle_dialog (accept true or false), or close the tab with browser_tabs`;

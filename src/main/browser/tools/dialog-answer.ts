@@ -5,7 +5,7 @@
  * it is watched for from before the answer and ends the answer, said with the page's header.
  */
 import type { ProfileBrowser } from '../profile.js';
-import { aDialog, type Tab } from '../tabs.js';
+import { dialogOpened, type Tab } from '../tabs.js';
 import { watchAction } from './action-watch.js';
 import { header, pageState } from './page-state.js';
 
@@ -43,6 +43,5 @@ export async function answerDialog(p: ProfileBrowser, tab: Tab, accept: boolean,
 }
 
 function nextDialog(tab: Tab, done: string): string {
-  const d = tab.dialog!;
-  return `${done}\nThen tab ${tab.number} (${tab.pageId}) opened ${aDialog(d.kind)} dialog: ${JSON.stringify(d.message)}. It holds the tab until browser_handle_dialog answers it.\n${header(tab)}`;
+  return `${done}\nThen ${dialogOpened(tab)}\n${header(tab)}`;
 }

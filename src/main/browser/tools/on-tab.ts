@@ -6,7 +6,7 @@ import { ForgeError } from '../../../shared/errors.js';
 import type { SessionContext, ToolAnswer } from '../../mcp/context.js';
 import { inForgeWords } from '../driver-errors.js';
 import type { ProfileBrowser } from '../profile.js';
-import { aDialog, dialogRefusal, type Tab } from '../tabs.js';
+import { dialogOpened, dialogRefusal, type Tab } from '../tabs.js';
 import { header } from './page-state.js';
 import { keepSeatNetwork } from './seat-offline.js';
 import { settleCall } from './action-watch.js';
@@ -56,9 +56,8 @@ export async function onTab(p: ProfileBrowser, ctx: SessionContext, tool: string
   const notes: string[] = [];
   notes.push(...r.tab.notices.splice(0).map((n) => `Note: ${n}.`));
   if (r.dialogOpened) {
-    const d = r.dialogOpened.dialog!;
     if (opts.dialogRefuses) throw new ForgeError('dialog_waiting', `${what} was cut short: ${dialogRefusal(r.dialogOpened)}`);
-    notes.push(`tab ${r.tab.number} (${r.tab.pageId}) opened ${aDialog(d.kind)} dialog: ${JSON.stringify(d.message)}. It holds the tab until browser_handle_dialog answers it.`);
+    notes.push(dialogOpened(r.dialogOpened));
     return { text: [...notes, header(r.tab)].join('\n') };
   }
   return { text: [...notes, r.value as string].join('\n') };
