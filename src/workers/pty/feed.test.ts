@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import xtermHeadless from '@xterm/headless';
 import serializeAddon from '@xterm/addon-serialize';
-import { MODEL_FLOOD_BATCH_BYTES, ModelFeed, isPlain } from './feed.js';
+import { MODEL_FLOOD_BATCH_BYTES, ModelFeed, isPlain, plainNative } from './feed.js';
 
 const { Terminal } = xtermHeadless;
 const { SerializeAddon } = serializeAddon;
@@ -184,7 +184,14 @@ describe('the model feed', () => {
     expect(isPlain(enc('abc\u00a0'))).toBe(true);
   });
 
-  it('the four-bytes-at-a-time scan judges random bytes at every alignment as a byte-by-byte reading does', () => {
+  it('native/plaintext is built, so a flood is judged 16 bytes at a time', () => {
+    expect(plainNative).not.toBeNull();
+  });
+
+  it.for<[string, (b: Uint8Array) => boolean]>([
+    ['the four-bytes-at-a-time walk', (b) => isPlain(b)],
+    ['native/plaintext', (b) => plainNative!.isPlain(b)],
+  ])('%s judges random bytes at every alignment as a byte-by-byte reading does', ([, judge]) => {
     const byByte = (b: Uint8Array): boolean => {
       for (let i = 0; i < b.length; i++) {
         if (b[i] < 0x20 && ![0x08, 0x09, 0x0a, 0x0d].includes(b[i])) return false;
@@ -196,7 +203,7 @@ describe('the model feed', () => {
     const special = [0x0a, 0x0d, 0x09, 0x08, 0x1b, 0x07, 0xc2, 0x85, 0x9f, 0xa0, 0x7f, 0x80, 0x00];
     let plain = 0;
     for (let t = 0; t < 50_000; t++) {
-      const n = Math.floor(rand() * 24);
+      const n = Math.floor(rand() * 40);
       const b = Buffer.alloc(n + 3);
       for (let i = 0; i < b.length; i++) {
         const r = rand();
@@ -205,7 +212,7 @@ describe('the model feed', () => {
       const v = b.subarray(t % 4 === 3 ? 0 : t % 3, (t % 3) + n);
       const want = byByte(v);
       if (want) plain++;
-      expect(isPlain(v)).toBe(want);
+      expect(judge(v)).toBe(want);
     }
     expect(plain).toBeGreaterThan(5_000);
     expect(plain).toBeLessThan(45_000);

@@ -11,7 +11,14 @@
  * stand at ground when the batch starts (no sequence half read), which is read from the model.
  */
 import type { Terminal } from '@xterm/headless';
+import { loadAddon } from '../addon.js';
 import { parserAtGround, scrollRegion } from './model-internals.js';
+
+/**
+ * native/plaintext: the same judgement 16 bytes at a time (~0.2 ms per MB of a `cat` flood in
+ * 4 KB reads, against ~2 ms for the walk below), or null where it did not build.
+ */
+export const plainNative = loadAddon<{ isPlain(bytes: Uint8Array): boolean }>('forge-plaintext').addon;
 
 /**
  * Bytes a flood's batch gathers before the model parses it. The cut keeps a fixed number of lines,
@@ -39,6 +46,9 @@ const CR = 0x0d;
 const NOT_PLAIN = new Uint8Array(256);
 for (let b = 0; b < 0x20; b++) NOT_PLAIN[b] = b === 0x08 || b === 0x09 || b === LF || b === CR ? 0 : 1;
 NOT_PLAIN[0xc2] = 2;
+
+/** Whether `bytes` is plain text: by native/plaintext where it built, else by the walk below. */
+export const plainText: (bytes: Uint8Array) => boolean = plainNative ? (b) => plainNative.isPlain(b) : (b) => isPlain(b);
 
 /** Whether `bytes` is plain text from `from` on. */
 export function isPlain(bytes: Uint8Array, from = 0): boolean {
@@ -202,7 +212,7 @@ const EMPTY = new Uint8Array(0);
 function chunksPlain(chunks: Uint8Array[]): boolean {
   for (let i = 0; i < chunks.length; i++) {
     const c = chunks[i];
-    if (!isPlain(c)) return false;
+    if (!plainText(c)) return false;
     if (c.length && c[c.length - 1] === 0xc2 && i + 1 < chunks.length) {
       const next = chunks[i + 1][0];
       if (next >= 0x80 && next <= 0x9f) return false;

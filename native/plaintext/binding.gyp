@@ -1,0 +1,9 @@
+{
+  "targets": [
+    {
+      "target_name": "plaintext",
+      "sources": ["plaintext.c"],
+      "cflags": ["-O2", "-Wall"]
+    }
+  ]
+}
