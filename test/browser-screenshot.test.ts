@@ -3,6 +3,7 @@ import sharp from 'sharp';
 import type { Agent } from './helpers/server.js';
 import type { ToolPages } from './helpers/tool-pages.js';
 import { toolPagesTest } from './fixtures.js';
+import { centre, shoot } from './helpers/screenshot.js';
 
 let pages: ToolPages;
 let red: Agent;
@@ -16,19 +17,6 @@ it.beforeAll(async ({ toolPages, agentFor }) => {
   red = await agentFor('default/shots/red');
   blue = await agentFor('default/shots/blue');
 });
-
-async function shoot(agent: Agent, args: Record<string, unknown>): Promise<{ text: string; isError: boolean; mime?: string; bytes: Buffer }> {
-  const r = await agent.client.callTool({ name: 'browser_take_screenshot', arguments: args }, undefined, { timeout: 120_000 });
-  const content = r.content as Array<{ type: string; text?: string; data?: string; mimeType?: string }>;
-  const img = content.find((c) => c.type === 'image');
-  return { text: content.map((c) => c.text ?? '').join('\n'), isError: r.isError === true, mime: img?.mimeType, bytes: Buffer.from(img?.data ?? '', 'base64') };
-}
-
-async function centre(bytes: Buffer): Promise<[number, number, number]> {
-  const { data, info } = await sharp(bytes).raw().toBuffer({ resolveWithObject: true });
-  const i = (Math.floor(info.height / 2) * info.width + Math.floor(info.width / 2)) * info.channels;
-  return [data[i], data[i + 1], data[i + 2]];
-}
 
 describe('a screenshot is a picture of the seat\'s own tab, in the answer', () => {
   it('two seats\' screenshots never show each other\'s tab', async () => {

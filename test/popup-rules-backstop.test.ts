@@ -1,9 +1,11 @@
 /**
- * The popup rules hold for windows the page's window.open never sees: a link or a form with a
- * named target, a blank window sent to another site afterwards, a cross-origin frame's own link.
+ * The popup rules hold for windows the page's window.open never sees: a form with a named
+ * target, a blank window sent to another site afterwards. Such a window's first load is refused
+ * before it is sent, its window is closed, its address is never listed as a tab, and the seat is
+ * told why. A link with a named target (a cross-origin frame's own link too) opens its window the
+ * way window.open does, so the page refuses it before any window opens, and the seat is told so.
  * While a page's first popup at another site is live, none of these opens a second one there; a
- * frame from another origin opens no window at all. Such a window's first load is refused before
- * it is sent, its window is closed, its address is never listed as a tab, and the seat is told why.
+ * frame from another origin opens no window at all.
  */
 import { describe, expect } from 'vitest';
 import type { Agent } from './helpers/server.js';
@@ -87,12 +89,12 @@ async function settledAt(path: string): Promise<number> {
   return at(path);
 }
 
-describe('the popup rules for windows window.open does not open', () => {
+describe('the popup rules for links, forms and windows sent elsewhere', () => {
   it('while a cross-site popup is live, a named link, a form and a blank window sent elsewhere open no second one', async () => {
     await press('role=button[name="Open A"]');
     expect(await at('/a')).toBe(1);
     const link = await press('role=link[name="Link B"]');
-    expect(link).toMatch(/opened a second popup at another site \(at "http:\/\/localhost:\d+\/b"\) while tab \d+ \(p-[0-9a-f]{8}\) is open: refused, it did not load and its window was closed/);
+    expect(link).toMatch(/asked for a second popup at another site \(a link to "http:\/\/localhost:\d+\/b"\) while tab \d+ \(p-[0-9a-f]{8}\) is open: refused, nothing opened; close that popup first/);
     expect(await settledAt('/b')).toBe(0);
     const form = await press('role=button[name="Form C"]');
     expect(form).toMatch(/second popup at another site \(at "http:\/\/localhost:\d+\/c\?"\)/);
@@ -122,7 +124,7 @@ describe('the popup rules for windows window.open does not open', () => {
     expect(ref, frame.text).toBeTruthy();
     const clicked = await agent.call('browser_click', { ref: ref! });
     const said = clicked.text + (await agent.call('browser_tabs', { action: 'list' })).text;
-    expect(said).toMatch(/a frame from another origin \(http:\/\/localhost:\d+\/frame\) in tab \d+ \(p-[0-9a-f]{8}\) opened a window at "http:\/\/localhost:\d+\/e": refused, it did not load and its window was closed; such a frame opens no window/);
+    expect(said).toMatch(/a frame from another origin \(http:\/\/localhost:\d+\/frame\) in tab \d+ \(p-[0-9a-f]{8}\) followed a link to "http:\/\/localhost:\d+\/e" into a new window: refused, nothing opened; such a frame opens no window/);
     expect(await settledAt('/e')).toBe(0);
   });
 });

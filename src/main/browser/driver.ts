@@ -90,7 +90,7 @@ const OPEN_RULES: ReadonlySet<string> = new Set<OpenRule>(['cross-origin-frame',
 function readRefusal(frameUrl: string, arg: unknown): OpenRefusal | undefined {
   const a = arg as Partial<OpenRefusal> | null;
   if (!a || typeof a !== 'object' || typeof a.rule !== 'string' || !OPEN_RULES.has(a.rule)) return undefined;
-  return { rule: a.rule as OpenRule, url: String(a.url ?? '').slice(0, REFUSED_URL_MAX_CHARS), frame: frameUrl.slice(0, REFUSED_URL_MAX_CHARS) };
+  return { rule: a.rule as OpenRule, url: String(a.url ?? '').slice(0, REFUSED_URL_MAX_CHARS), frame: frameUrl.slice(0, REFUSED_URL_MAX_CHARS), ...(a.link === true ? { link: true } : {}) };
 }
 
 function openerOf(info: TargetFacts): PageOpener | undefined {

@@ -647,12 +647,12 @@ export class ProfileBrowser {
     let origin = '';
     try { origin = new URL(page.url()).origin; } catch { /* closed */ }
     // Refused in the page, window.open answered null; caught at the window's first load (a link, a form, a later navigation), the window closed unloaded.
-    const opened = r.atLoad ? `opened a window at ${asked}` : `called window.open(${asked})`;
-    const outcome = r.atLoad ? 'refused, it did not load and its window was closed' : 'refused, it answered null';
+    const opened = r.atLoad ? `opened a window at ${asked}` : r.link ? `followed a link to ${asked} into a new window` : `called window.open(${asked})`;
+    const outcome = r.atLoad ? 'refused, it did not load and its window was closed' : r.link ? 'refused, nothing opened' : 'refused, it answered null';
     const sentence = r.rule === 'second-cross-site'
       ? (r.atLoad
         ? `tab ${tab.number} (${tab.pageId}) opened a second popup at another site (at ${asked}) while ${this.livePopups(tab)} is open: ${outcome}; close that popup first`
-        : `tab ${tab.number} (${tab.pageId}) asked for a second popup at another site (window.open(${asked})) while ${this.livePopups(tab)} is open: ${outcome} and nothing opened; close that popup first`)
+        : `tab ${tab.number} (${tab.pageId}) asked for a second popup at another site (${r.link ? `a link to ${asked}` : `window.open(${asked})`}) while ${this.livePopups(tab)} is open: ${r.link ? outcome : `${outcome} and nothing opened`}; close that popup first`)
       : r.rule === 'cross-origin-frame'
         ? `a frame from another origin (${r.frame}) in tab ${tab.number} (${tab.pageId}) ${opened}: ${outcome}; such a frame opens no window`
         : `a frame (${r.frame}) in tab ${tab.number} (${tab.pageId}) ${opened}: ${outcome}; a frame opens windows only at its page's own origin (${origin})`;
