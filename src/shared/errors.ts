@@ -9,6 +9,7 @@ export type ForgeErrorKind =
   | 'tab_not_open'
   | 'tab_not_yours'
   | 'dialog_waiting'
+  | 'chooser_waiting'
   | 'input_backlog'
   | 'no_dialog'
   | 'ref_stale'

@@ -155,7 +155,7 @@ export class BrowserHandOffs {
       throw new ForgeError('tab_not_open', `the page ${pageId} is not one of your tabs; hand off one of them by its page id as browser_tabs prints it — ${tabs}`);
     }
     // The page as the agent hands it over: the answer says what the person changed since.
-    await p.call(seat, 'browser_hand_off', (t) => pageState(t, true, p), { tab }).catch(() => undefined);
+    await p.call(seat, 'browser_hand_off', (t) => pageState(t, true, p), { tab, allowChooser: true }).catch(() => undefined);
     const random = randomBytes(5).toString('hex');
     const id = this.deps.node === undefined ? `ho-${random}` : `ho-${random}-${this.deps.node}`;
     const { token, exp } = signLink(this.deps.linkKey, id);
@@ -194,7 +194,7 @@ export class BrowserHandOffs {
     const p = this.deps.profile(ctx.profileKey);
     if (tab.owner !== ctx.seat.key) return '';
     try {
-      const r = await p.call(ctx.seat.key, 'browser_hand_off', (t) => pageState(t, true, p), { tab });
+      const r = await p.call(ctx.seat.key, 'browser_hand_off', (t) => pageState(t, true, p), { tab, allowChooser: true });
       return r.dialogOpened ? '' : r.value ?? '';
     } catch {
       return '';

@@ -14,7 +14,7 @@ import type { OpenRefusal } from './init-script.js';
 import { RefusedPopups, frameOf, judgeFirstLoad, type PopupFirstLoad } from './popup-gate.js';
 import { TabCallQueue } from './call-queue.js';
 import type { UrlPolicy } from './url-policy.js';
-import { TabRegistry, dialogRefusal, type DialogKind, type Tab, type TabUser } from './tabs.js';
+import { TabRegistry, chooserRefusal, dialogRefusal, type DialogKind, type Tab, type TabUser } from './tabs.js';
 import { overBudget, type BudgetCaps } from './tab-budget.js';
 import { log } from '../logging.js';
 import { recordPage } from './page-records.js';
@@ -48,6 +48,8 @@ export interface ProfileEvents {
 export interface CallOptions {
   /** Calls that may run while the tab's dialog is held (answering it, listing, closing). */
   allowDialog?: boolean;
+  /** Calls that may run while the tab's file chooser is open (answering it, handing it to a person, opening another tab). */
+  allowChooser?: boolean;
   /** Calls whose work leaves the tab's own page alone (opening another tab): an unloaded tab stays unloaded. */
   leavesPage?: boolean;
 }
@@ -361,6 +363,7 @@ export class ProfileBrowser {
       throw new ForgeError('tab_not_open', `tab ${tab.number} was closed before this call ran; ${this.tabs.describeFor(seat)}`);
     }
     if (tab.dialog && !opts.allowDialog) throw new ForgeError('dialog_waiting', dialogRefusal(tab));
+    if (tab.fileChooser && !opts.allowChooser) throw new ForgeError('chooser_waiting', chooserRefusal(tab));
     if (!opts.leavesPage) {
       tab.lastUsed = Date.now();
       tab.lastUser = 'agent';
@@ -758,6 +761,8 @@ export class ProfileBrowser {
     const early = this.driver?.takeEarlyDialog(page);
     if (early) held(early);
     page.on('filechooser', (chooser) => { tab.fileChooser = chooser; this.events.fileChooser?.(this, tab, chooser); });
+    // A new document took the chooser's input with the old one: nothing is asked of anyone now.
+    page.on('domcontentloaded', () => { tab.fileChooser = undefined; });
     page.on('download', (download) => this.events.download?.(this, tab, download));
     page.on('crash', () => { tab.crashed = true; this.events.changed(this); });
     page.on('close', () => {

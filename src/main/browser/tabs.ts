@@ -176,6 +176,12 @@ export function dialogRefusal(tab: Tab): string {
   return `tab ${tab.number} (${tab.pageId}) is held by ${aDialog(d.kind)} dialog: ${JSON.stringify(d.message)} — the tab belongs to ${tab.owner ?? 'nobody'}; answer it with browser_handle_dialog (accept true or false), or close the tab with browser_tabs`;
 }
 
+/** A call refused because its tab's page asked for files: the chooser holds it as a dialog does. */
+export function chooserRefusal(tab: Tab): string {
+  const many = tab.fileChooser?.isMultiple() ? 'files' : 'a file';
+  return `tab ${tab.number} (${tab.pageId}) is held by a file chooser: its page asked for ${many} — the tab belongs to ${tab.owner ?? 'nobody'}; answer it with browser_file_upload (files or paths, or neither to cancel), hand it to your person with browser_hand_off, or close the tab with browser_tabs`;
+}
+
 function safeUrl(tab: Tab): string {
   if (tab.unloaded) return tab.unloaded.url;
   try { return tab.page.url(); } catch { return ''; }

@@ -139,7 +139,7 @@ async function tabsTool(a: Record<string, unknown>, ctx: SessionContext, p: Prof
         const tab = await p.openTab(seat, driver);
         if (a.url) await tab.page.goto(a.url as string, { waitUntil: 'domcontentloaded', timeout: NAVIGATION_TIMEOUT_MS }).catch((e) => { throw inForgeWords(e, tab, 'loading the address'); });
         return `Opened tab ${tab.number} (${tab.pageId}), now your current tab.\n${listTabs(p, seat)}`;
-      }, { allowDialog: true, leavesPage: true });
+      }, { allowDialog: true, allowChooser: true, leavesPage: true });
     case 'select': {
       await p.ensure();
       const tab = p.tabs.resolveOwn(seat, pick());

@@ -83,7 +83,7 @@ export const FILE_TOOLS: ToolDef[] = [
       await chooser.setFiles(files, { timeout: PAGE_ACTION_TIMEOUT_MS });
       const said = files.length ? `Chose ${files.map((f) => `${f.name} (${f.buffer.length} bytes)`).join(', ')}.` : 'Cancelled the file chooser.';
       return `### Result\n${said}\n${await pageState(tab, true, p)}`;
-    }),
+    }, { allowChooser: true }),
   },
   {
     name: 'browser_drop',

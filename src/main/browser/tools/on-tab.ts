@@ -33,7 +33,7 @@ const READS_ONLY = new Set([
 ]);
 
 /** Runs a call on the seat's current tab and writes the common parts of its answer. */
-export async function onTab(p: ProfileBrowser, ctx: SessionContext, tool: string, what: string, work: (tab: Tab) => Promise<string>, opts: { allowDialog?: boolean; dialogRefuses?: boolean; leavesPage?: boolean } = {}): Promise<ToolAnswer> {
+export async function onTab(p: ProfileBrowser, ctx: SessionContext, tool: string, what: string, work: (tab: Tab) => Promise<string>, opts: { allowDialog?: boolean; allowChooser?: boolean; dialogRefuses?: boolean; leavesPage?: boolean } = {}): Promise<ToolAnswer> {
   const runOn = async (tab: Tab): Promise<string> => {
     const since = READS_ONLY.has(tool) ? undefined : Date.now() - 2;
     let rebuilt = tab.crashed ? await rebuild(tab, tool, p) : '';
