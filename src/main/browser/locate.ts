@@ -1,11 +1,13 @@
 /**
- * Element resolution for page calls: a ref from the latest snapshot (`e5`, `f1e3`) or a unique
- * role/name selector (`role=button[name="Save"]`). Never guessed: a ref that no longer resolves
- * and a selector matching several elements are refused with what to do.
+ * Element resolution for page calls: a ref from the latest snapshot (`e5`, `f1e3`), a unique
+ * role/name selector (`role=button[name="Save"]`) or Playwright locator code (`getByRole(…)`).
+ * Never guessed: a ref that no longer resolves and a selector matching several elements are
+ * refused with what to do.
  */
 import type { Locator } from 'playwright-core';
 import { ForgeError } from '../../shared/errors.js';
 import type { Tab } from './tabs.js';
+import { isLocatorCode, selectorOfCode } from './locator-text.js';
 
 const REF_RE = /^(f\d+)?e\d+$/;
 /** A snapshot line's ref, wherever it stands in the line (`button "Go" [ref=e5]`). */
@@ -17,15 +19,17 @@ const LINE_ROLE_RE = /^(?:- )?([a-z]+) ("(?:[^"\\]|\\.)*"):?$/;
 
 /**
  * What an agent copied from a snapshot, as a ref or a selector: a line that carries its ref is
- * that ref; `ROLE "NAME"` is the role selector for exactly that name. Anything else is as given
- * (neither form is valid CSS, so no selector changes meaning).
+ * that ref; `ROLE "NAME"` is the role selector for exactly that name; Playwright locator code is
+ * the selector it stands for. Anything else is as given (none of these forms is valid CSS, so no
+ * selector changes meaning).
  */
 export function targetOf(target: string): string {
   const t = target.trim();
   const ref = LINE_START_RE.test(t) ? LINE_REF_RE.exec(t) : null;
   if (ref) return ref[1];
   const role = LINE_ROLE_RE.exec(t);
-  return role ? `role=${role[1]}[name=${role[2]}s]` : t;
+  if (role) return `role=${role[1]}[name=${role[2]}s]`;
+  return isLocatorCode(t) ? selectorOfCode(t) : t;
 }
 
 export async function locate(tab: Tab, target: string): Promise<Locator> {

@@ -24,6 +24,7 @@ import { pageState } from './tools/page-state.js';
 import { actionAnswer } from './tools/pointer.js';
 import type { ToolDef, ToolHost } from './tools/tool-def.js';
 import { answerDialog } from './tools/dialog-answer.js';
+import { answerOrFile, filenameArg } from './tools/to-file.js';
 
 const element = elementShape.element;
 
@@ -56,8 +57,8 @@ const TOOLS: ToolDef[] = [
   {
     name: 'browser_evaluate',
     description: 'Evaluate a JavaScript function on your current tab, or on one element of it: () => { /* code */ } or (element) => { /* code */ }.',
-    schema: z.object({ function: z.string(), element, target: elementShape.target.optional(), ref: elementShape.ref }).strict(),
-    run: (a, ctx, p) => onTab(p, ctx, 'browser_evaluate', 'evaluating', async (tab) => {
+    schema: z.object({ function: z.string(), element, target: elementShape.target.optional(), ref: elementShape.ref, filename: filenameArg }).strict(),
+    run: (a, ctx, p) => answerOrFile(a.filename, (keep) => onTab(p, ctx, 'browser_evaluate', 'evaluating', async (tab) => {
       const src = a.function as string;
       let evaluation: Promise<unknown>;
       const named = targetOf(a, { optional: true });
@@ -69,9 +70,11 @@ const TOOLS: ToolDef[] = [
       }
       const result = await withinEvaluateBound(tab, evaluation);
       let text = result === undefined ? 'undefined' : JSON.stringify(result, null, 2) ?? String(result);
+      // A file holds the whole result (up to a session file's size); an answer is cut.
+      if (a.filename !== undefined) return keep(tab, 'Result', text);
       if (text.length > EVALUATE_RESULT_MAX_CHARS) text = `${text.slice(0, EVALUATE_RESULT_MAX_CHARS)}… (cut at ${EVALUATE_RESULT_MAX_CHARS} characters)`;
       return `### Result\n${text}\n${await pageState(tab, false)}`;
-    }),
+    })),
   },
   {
     name: 'browser_tabs',

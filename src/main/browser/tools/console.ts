@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { header } from './page-state.js';
 import { onTab } from './on-tab.js';
 import type { ToolDef } from './tool-def.js';
+import { answerOrFile, filenameArg } from './to-file.js';
 import { recordsOf, CONSOLE_MESSAGES_PER_TAB_MAX, type ConsoleLevel } from '../page-records.js';
 
 const LEVELS: ConsoleLevel[] = ['error', 'warning', 'info', 'debug'];
@@ -14,8 +15,9 @@ export const CONSOLE_TOOLS: ToolDef[] = [
     schema: z.object({
       level: z.enum(['error', 'warning', 'info', 'debug']).optional().describe('The least severe level to answer; each level includes the more severe ones. info by default'),
       all: z.boolean().optional().describe('Every kept message since the tab opened, not only since the last navigation'),
+      filename: filenameArg,
     }).strict(),
-    run: (a, ctx, p) => onTab(p, ctx, 'browser_console_messages', 'reading the console', async (tab) => {
+    run: (a, ctx, p) => answerOrFile(a.filename, (keep) => onTab(p, ctx, 'browser_console_messages', 'reading the console', async (tab) => {
       const r = recordsOf(tab);
       const upTo = LEVELS.indexOf((a.level as ConsoleLevel | undefined) ?? 'info');
       const scope = a.all ? r.console : r.console.filter((m) => m.page === r.page);
@@ -26,7 +28,7 @@ export const CONSOLE_TOOLS: ToolDef[] = [
       for (const m of shown) lines.push(`- [${m.type === 'pageerror' ? 'error (uncaught)' : m.type}] ${m.text}${m.where ? ` @ ${m.where}` : ''}`);
       if (a.all && r.consoleDropped) lines.push(`(${r.consoleDropped} older message${r.consoleDropped === 1 ? ' was' : 's were'} dropped: a tab keeps its last ${CONSOLE_MESSAGES_PER_TAB_MAX})`);
       lines.push(header(tab));
-      return lines.join('\n');
-    }),
+      return keep(tab, 'Console messages', lines.join('\n'));
+    })),
   },
 ];

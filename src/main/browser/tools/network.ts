@@ -7,6 +7,7 @@ import { ForgeError } from '../../../shared/errors.js';
 import { header } from './page-state.js';
 import { onTab } from './on-tab.js';
 import type { ToolDef } from './tool-def.js';
+import { answerOrFile, filenameArg } from './to-file.js';
 import { recordsOf, NETWORK_REQUESTS_PER_TAB_MAX, type PageRecords, type RequestEntry } from '../page-records.js';
 import type { Tab } from '../tabs.js';
 
@@ -72,8 +73,9 @@ export const NETWORK_TOOLS: ToolDef[] = [
     schema: z.object({
       static: z.boolean().optional().describe('Include successful static resources (images, fonts, scripts, stylesheets); false by default'),
       filter: z.string().optional().describe('Only requests whose URL matches this regular expression'),
+      filename: filenameArg,
     }).strict(),
-    run: (a, ctx, p) => onTab(p, ctx, 'browser_network_requests', 'listing requests', async (tab) => {
+    run: (a, ctx, p) => answerOrFile(a.filename, (keep) => onTab(p, ctx, 'browser_network_requests', 'listing requests', async (tab) => {
       let re: RegExp | undefined;
       if (a.filter) {
         try { re = new RegExp(a.filter as string); } catch (e) { throw new ForgeError('bad_request', `the filter ${JSON.stringify(a.filter)} is not a valid regular expression (${(e as Error).message})`); }
@@ -91,8 +93,8 @@ export const NETWORK_TOOLS: ToolDef[] = [
       const dropped = recordsOf(tab).requestsDropped;
       if (dropped) lines.push(`(${dropped} older request${dropped === 1 ? ' was' : 's were'} dropped: a tab keeps its last ${NETWORK_REQUESTS_PER_TAB_MAX})`);
       lines.push(header(tab));
-      return lines.join('\n');
-    }),
+      return keep(tab, 'Requests', lines.join('\n'));
+    })),
   },
   {
     name: 'browser_network_request',
@@ -100,18 +102,20 @@ export const NETWORK_TOOLS: ToolDef[] = [
     schema: z.object({
       index: z.number().int().min(1).describe('The request\'s number, as browser_network_requests prints it'),
       part: z.enum(PARTS).optional().describe('Only this part of the request'),
+      filename: filenameArg,
     }).strict(),
-    run: (a, ctx, p) => onTab(p, ctx, 'browser_network_request', 'reading a request', async (tab) => {
+    run: (a, ctx, p) => answerOrFile(a.filename, (keep) => onTab(p, ctx, 'browser_network_request', 'reading a request', async (tab) => {
       const all = pageRequests(tab);
       const e = all[(a.index as number) - 1];
       if (!e) throw new ForgeError('bad_request', `request ${a.index as number} is not in tab ${tab.number}'s list (it has ${all.length} since the page loaded); take browser_network_requests for the numbers`);
       const title = `Request ${a.index as number}: [${e.method}] ${e.url} => [${statusOf(e).line}] (${e.type})`;
       const r = recordsOf(tab);
-      if (a.part) return ['### Result', title, `#### ${a.part as string}`, await part(r, e, a.part as typeof PARTS[number]), header(tab)].join('\n');
+      const what = `Request ${a.index as number}`;
+      if (a.part) return keep(tab, what, ['### Result', title, `#### ${a.part as string}`, await part(r, e, a.part as typeof PARTS[number]), header(tab)].join('\n'));
       const lines = ['### Result', title];
       for (const which of PARTS) lines.push(`#### ${which}`, await part(r, e, which));
       lines.push(header(tab));
-      return lines.join('\n');
-    }),
+      return keep(tab, what, lines.join('\n'));
+    })),
   },
 ];

@@ -11,8 +11,8 @@ function cut(text: string): string {
   return text.length > SNAPSHOT_MAX_CHARS ? `${text.slice(0, SNAPSHOT_MAX_CHARS)}\n# … cut at ${SNAPSHOT_MAX_CHARS} characters` : text;
 }
 
-export async function snapshotOf(tab: Tab, target?: string, depth?: number): Promise<string> {
-  const opts = { mode: 'ai' as const, ...(depth !== undefined ? { depth } : {}) };
+export async function snapshotOf(tab: Tab, target?: string, depth?: number, boxes?: boolean): Promise<string> {
+  const opts = { mode: 'ai' as const, ...(depth !== undefined ? { depth } : {}), ...(boxes ? { boxes } : {}) };
   return cut(target ? await (await locate(tab, target)).ariaSnapshot(opts) : await tab.page.ariaSnapshot(opts));
 }
 

@@ -39,6 +39,7 @@ export const SCREENSHOT_TOOLS: ToolDef[] = [
       ref: elementShape.ref,
       fullPage: z.boolean().optional().describe('The whole scrollable page instead of the viewport; not with an element'),
       filename: z.string().optional().describe('A name for the picture, said in the answer; nothing is saved on the server'),
+      scale: z.enum(['css', 'device']).optional().describe('css or device pixels: one and the same here, as forge lays pages out at a device scale of 1'),
     }).strict(),
     run: async (a, ctx, p) => {
       let image: Buffer | undefined;

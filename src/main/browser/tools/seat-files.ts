@@ -22,6 +22,7 @@ const TEMPLATE = `${SCHEME}://files/{id}`;
 /** Types by a file's extension, for a download the browser kept without its own. */
 const TYPES: Record<string, string> = {
   txt: 'text/plain', csv: 'text/csv', html: 'text/html', json: 'application/json', pdf: 'application/pdf',
+  md: 'text/markdown', log: 'text/plain', yaml: 'text/yaml', yml: 'text/yaml',
   png: 'image/png', jpg: 'image/jpeg', jpeg: 'image/jpeg', webp: 'image/webp', gif: 'image/gif', zip: 'application/zip', webm: 'video/webm',
 };
 

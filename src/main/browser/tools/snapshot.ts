@@ -8,6 +8,7 @@ import { header, pageState, snapshotOf } from './page-state.js';
 import { onTab } from './on-tab.js';
 import type { ToolDef } from './tool-def.js';
 import { elementShape, targetOf } from './element.js';
+import { answerOrFile, filenameArg } from './to-file.js';
 
 /** Matching lines browser_find answers at most: past it the count is said, so a vague query cannot flood the agent. */
 export const FIND_MATCHES_MAX = 50;
@@ -43,14 +44,17 @@ export const SNAPSHOT_TOOLS: ToolDef[] = [
       target: elementShape.target.optional().describe('Snapshot only this element\'s subtree'),
       ref: elementShape.ref,
       depth: z.number().int().min(0).optional().describe('Limit the depth of the snapshot tree'),
+      boxes: z.boolean().optional().describe('Give each element its bounding box as [box=x,y,width,height]: CSS px of the viewport, as getBoundingClientRect says'),
+      filename: filenameArg,
     }).strict(),
-    run: (a, ctx, p) => onTab(p, ctx, 'browser_snapshot', 'taking a snapshot', async (tab) => {
+    run: (a, ctx, p) => answerOrFile(a.filename, (keep) => onTab(p, ctx, 'browser_snapshot', 'taking a snapshot', async (tab) => {
       const named = targetOf(a, { optional: true });
       const depth = a.depth as number | undefined;
-      if (!named && depth === undefined) return pageState(tab);
+      if (!named && depth === undefined && !a.boxes) return keep(tab, 'Snapshot', await pageState(tab));
       const what = named ? `Snapshot of ${named}` : 'Page snapshot';
-      return ['### Page state', header(tab), `- ${what}${depth !== undefined ? ` (depth ${depth})` : ''}:`, '```yaml', await snapshotOf(tab, named || undefined, depth), '```'].join('\n');
-    }),
+      const said = `- ${what}${depth !== undefined ? ` (depth ${depth})` : ''}${a.boxes ? ' with boxes' : ''}:`;
+      return keep(tab, 'Snapshot', ['### Page state', header(tab), said, '```yaml', await snapshotOf(tab, named || undefined, depth, a.boxes as boolean | undefined), '```'].join('\n'));
+    })),
   },
   {
     name: 'browser_find',

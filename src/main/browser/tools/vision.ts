@@ -17,6 +17,8 @@ const DRAG_STEPS = 10;
 /** Longest a click may hold its button, ms: a long press, not a call that sits on the tab. */
 const CLICK_DELAY_MAX_MS = 5_000;
 
+/** What the point is, in words (Playwright MCP's `element`): said in the log, not read. */
+const element = z.string().optional().describe('Human-readable description of what is at the point');
 const button = z.enum(['left', 'right', 'middle']).optional().describe('The button, left by default');
 
 /** Refuses a point outside the viewport in words: the browser would drop such an event silently. */
@@ -34,7 +36,7 @@ export const VISION_TOOLS: ToolDef[] = [
     name: 'browser_mouse_move_xy',
     cap: 'vision',
     description: 'Move the mouse to a point of your current tab, in CSS pixels of its viewport (as browser_take_screenshot shows it).',
-    schema: z.object({ x: z.number().describe('X coordinate, CSS px from the viewport\'s left'), y: z.number().describe('Y coordinate, CSS px from the viewport\'s top') }).strict(),
+    schema: z.object({ element, x: z.number().describe('X coordinate, CSS px from the viewport\'s left'), y: z.number().describe('Y coordinate, CSS px from the viewport\'s top') }).strict(),
     run: (a, ctx, p) => onTab(p, ctx, 'browser_mouse_move_xy', 'moving the mouse', async (tab) => {
       const x = a.x as number, y = a.y as number;
       await inViewport(tab, [[x, y]]);
@@ -46,6 +48,7 @@ export const VISION_TOOLS: ToolDef[] = [
     cap: 'vision',
     description: 'Click at a point of your current tab, in CSS pixels of its viewport (as browser_take_screenshot shows it).',
     schema: z.object({
+      element,
       x: z.number().describe('X coordinate, CSS px from the viewport\'s left'),
       y: z.number().describe('Y coordinate, CSS px from the viewport\'s top'),
       button,
@@ -64,6 +67,7 @@ export const VISION_TOOLS: ToolDef[] = [
     cap: 'vision',
     description: 'Drag with the left button from one point of your current tab to another, in CSS pixels of its viewport.',
     schema: z.object({
+      element,
       startX: z.number().describe('Start X coordinate'), startY: z.number().describe('Start Y coordinate'),
       endX: z.number().describe('End X coordinate'), endY: z.number().describe('End Y coordinate'),
     }).strict(),
