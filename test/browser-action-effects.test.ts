@@ -8,7 +8,11 @@ let a: Agent;
 
 const it = toolPagesTest({}, {
   '/': `<html><head><title>Start</title></head><body>
-    <button onclick="setTimeout(() => { location.href = '/next'; }, 100)">Later</button>
+    <button onclick="setTimeout(() => { location.href = '/next'; }, 100)">Later by 100</button>
+    <button onclick="setTimeout(() => { location.href = '/next'; }, 300)">Later by 300</button>
+    <button onclick="setTimeout(() => { location.href = '/next'; }, 450)">Later by 450</button>
+    <button onclick="console.log('saving', 3); console.warn('slow disk'); setTimeout(() => console.error('saved late'), 50)">Log</button>
+    <button onclick="for (let i = 0; i < 25; i++) console.log('line ' + i)">Log a lot</button>
     <button onclick="setTimeout(() => alert('saved later'), 100)">Alert later</button>
     <button onclick="document.getElementById('out').textContent = 'clicked'">Plain</button>
     <button ondblclick="document.getElementById('out').textContent = 'double'">Twice</button>
@@ -31,12 +35,32 @@ it.beforeAll(async ({ toolPages, agentFor }) => {
 const out = async (): Promise<string> => (await a.call('browser_evaluate', { function: "() => document.getElementById('out').textContent" })).text;
 
 describe('an action answers with what it started', () => {
-  it('a click whose handler navigates 100 ms later answers with the new page', async () => {
+  it.for(['100', '300', '450'])('a click whose handler navigates %s ms later answers with the new page', async (ms) => {
     const snap = await a.call('browser_navigate', { url: pages.url });
-    const r = await a.call('browser_click', { element: 'Later', target: refOf(snap.text, 'button', 'Later') });
+    const r = await a.call('browser_click', { element: 'Later', target: refOf(snap.text, 'button', `Later by ${ms}`) });
     expect(r.isError).toBe(false);
     expect(r.text).toContain(`navigated the tab to ${pages.origin}/next`);
     expect(r.text).toContain('Arrived');
+  });
+
+  it('a click answers with what the page logged meanwhile, a handler\'s timer included', async () => {
+    const snap = await a.call('browser_navigate', { url: pages.url });
+    const r = await a.call('browser_click', { target: refOf(snap.text, 'button', 'Log') });
+    expect(r.isError, r.text).toBe(false);
+    const section = r.text.slice(r.text.indexOf('### New console messages'));
+    expect(section).toMatch(/^### New console messages\n- \[log\] saving 3 @ http:\S+:\d+\n- \[warning\] slow disk @ \S+\n- \[error\] saved late/);
+    // What was logged before the click is not news.
+    const again = await a.call('browser_click', { target: refOf(snap.text, 'button', 'Plain') });
+    expect(again.text).not.toContain('### New console messages');
+  });
+
+  it('a click that logs a lot shows its last ten messages and counts the rest', async () => {
+    const snap = await a.call('browser_navigate', { url: pages.url });
+    const r = await a.call('browser_click', { target: refOf(snap.text, 'button', 'Log a lot') });
+    expect(r.text).toContain('(15 earlier of this call\'s messages not shown: browser_console_messages lists what the tab keeps)');
+    expect(r.text).toContain('- [log] line 24 @');
+    expect(r.text).toContain('- [log] line 15 @');
+    expect(r.text).not.toContain('- [log] line 14 @');
   });
 
   it('a click that raises an alert 100 ms later says the dialog opened', async () => {
@@ -79,7 +103,7 @@ describe('the element is named by target or ref', () => {
     const snap = await a.call('browser_snapshot');
     const plain = refOf(snap.text, 'button', 'Plain');
     expect((await a.call('browser_click', { ref: plain })).isError).toBe(false);
-    const r = await a.call('browser_click', { target: plain, ref: refOf(snap.text, 'button', 'Later') });
+    const r = await a.call('browser_click', { target: plain, ref: refOf(snap.text, 'button', 'Later by 100') });
     expect(r.isError).toBe(true);
     expect(r.text).toMatch(/target "(?:f\d+)?e\d+" and ref "(?:f\d+)?e\d+" name different elements; give one of them/);
     const none = await a.call('browser_click', {});

@@ -36,7 +36,8 @@ describe('the console of a page is kept for the agent', () => {
     expect(r.text).toContain('[log] hello from the page');
     expect(r.text).toContain('[warning] low on stock');
     expect(r.text).toContain('[error] payment failed');
-    expect(r.text).toContain('[error (uncaught)] Error: boom later');
+    // An uncaught error names where it was thrown: the page's own script, and its line.
+    expect(r.text).toMatch(/\[error \(uncaught\)\] Error: boom later @ http:\/\/127\.0\.0\.1:\d+\/:9\n/);
     expect(r.text).not.toContain('tiny detail');
     expect((await a.call('browser_console_messages', { level: 'debug' })).text).toContain('tiny detail');
   });

@@ -5,8 +5,12 @@
  */
 import type { BrowserContext, Page } from 'playwright-core';
 
-/** Timers the page sets with a delay up to this count as pending work of whatever set them, ms. */
-export const TRACKED_TIMER_MAX_MS = 250;
+/**
+ * Timers the page sets with a delay up to this count as pending work of whatever set them, ms:
+ * a handler that navigates or alerts within half a second of a click is the click's work (as
+ * Playwright MCP's settle after an action waits about this long); a page's own loops are not.
+ */
+export const TRACKED_TIMER_MAX_MS = 500;
 /** Longest wait for the page to answer the question, ms: a page stopped in a script does not hold the answer. */
 const TRACKER_ASK_MAX_MS = 2_000;
 

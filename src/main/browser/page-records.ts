@@ -82,6 +82,31 @@ function bounded(text: string): string {
   return text.length <= CONSOLE_TEXT_MAX_CHARS ? text : `${text.slice(0, CONSOLE_TEXT_MAX_CHARS)}… (cut at ${CONSOLE_TEXT_MAX_CHARS} characters)`;
 }
 
+/** Where an uncaught error was thrown, `url:line`, from the first frame of its stack that names a script ('' when none does). */
+function thrownAt(stack: string | undefined): string {
+  const m = /\(?((?:https?|file|data|blob):[^\s()]+?):(\d+):\d+\)?\s*$/m.exec(stack?.split('\n').find((l) => /^\s+at /.test(l)) ?? '');
+  return m ? `${m[1]}:${m[2]}` : '';
+}
+
+/** A console entry as a line of an answer: its kind, its text, and where it was logged. */
+export function consoleLine(m: ConsoleEntry): string {
+  return `- [${m.type === 'pageerror' ? 'error (uncaught)' : m.type}] ${m.text}${m.where ? ` @ ${m.where}` : ''}`;
+}
+
+/** How many console entries the tab has had in all, kept and dropped: a mark to read what came after. */
+export function consoleMark(tab: Tab): number {
+  const r = recordsOf(tab);
+  return r.consoleDropped + r.console.length;
+}
+
+/** The entries the tab logged since `mark` that are still kept, and how many of them went to make room. */
+export function consoleSince(tab: Tab, mark: number): { entries: ConsoleEntry[]; lost: number } {
+  const r = recordsOf(tab);
+  const fresh = r.consoleDropped + r.console.length - mark;
+  const kept = Math.min(fresh, r.console.length);
+  return { entries: kept > 0 ? r.console.slice(r.console.length - kept) : [], lost: Math.max(0, fresh - kept) };
+}
+
 /** Header names lower-cased, as the agent reads them (HTTP/2 sends them so; HTTP/1 may not). */
 function lowerKeys(h: Record<string, unknown> | undefined): Record<string, string> {
   const out: Record<string, string> = {};
@@ -103,7 +128,7 @@ export function recordPage(tab: Tab, page: Page, session?: CDPSession): void {
     const loc = m.location();
     keep({ level: levelOf(m.type()), type: m.type(), text: bounded(m.text()), where: loc.url ? `${loc.url}:${loc.lineNumber + 1}` : '', page: r.page });
   });
-  page.on('pageerror', (e) => keep({ level: 'error', type: 'pageerror', text: bounded(`${e.name}: ${e.message}`), where: '', page: r.page }));
+  page.on('pageerror', (e) => keep({ level: 'error', type: 'pageerror', text: bounded(`${e.name}: ${e.message}`), where: thrownAt(e.stack), page: r.page }));
   page.on('framenavigated', (f) => { if (f === page.mainFrame()) r.page++; });
   if (session) recordRequests(r, session);
 }

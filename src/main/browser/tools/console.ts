@@ -4,7 +4,7 @@ import { header } from './page-state.js';
 import { onTab } from './on-tab.js';
 import type { ToolDef } from './tool-def.js';
 import { answerOrFile, filenameArg } from './to-file.js';
-import { recordsOf, CONSOLE_MESSAGES_PER_TAB_MAX, type ConsoleLevel } from '../page-records.js';
+import { consoleLine, recordsOf, CONSOLE_MESSAGES_PER_TAB_MAX, type ConsoleLevel } from '../page-records.js';
 
 const LEVELS: ConsoleLevel[] = ['error', 'warning', 'info', 'debug'];
 
@@ -25,7 +25,7 @@ export const CONSOLE_TOOLS: ToolDef[] = [
       const errors = scope.filter((m) => m.level === 'error').length;
       const warnings = scope.filter((m) => m.level === 'warning').length;
       const lines = ['### Result', `${scope.length} message${scope.length === 1 ? '' : 's'} ${a.all ? 'since the tab opened' : 'since the last navigation'} (errors: ${errors}, warnings: ${warnings}); ${shown.length} at level ${LEVELS[upTo]} or more severe:`];
-      for (const m of shown) lines.push(`- [${m.type === 'pageerror' ? 'error (uncaught)' : m.type}] ${m.text}${m.where ? ` @ ${m.where}` : ''}`);
+      for (const m of shown) lines.push(consoleLine(m));
       if (a.all && r.consoleDropped) lines.push(`(${r.consoleDropped} older message${r.consoleDropped === 1 ? ' was' : 's were'} dropped: a tab keeps its last ${CONSOLE_MESSAGES_PER_TAB_MAX})`);
       lines.push(header(tab));
       return keep(tab, 'Console messages', lines.join('\n'));

@@ -11,6 +11,20 @@ import { header } from './page-state.js';
 import { keepSeatNetwork } from './seat-offline.js';
 import { settleCall } from './action-watch.js';
 import { followRebuilt } from './video-running.js';
+import { consoleLine, consoleMark, consoleSince } from '../page-records.js';
+
+/** Console messages an action's answer shows at most; past it the count is said and browser_console_messages lists them. */
+export const ACTION_CONSOLE_SHOWN_MAX = 10;
+
+/** What the page logged while the call ran (its newest first ten), as a section of the answer; '' when nothing. */
+function newConsole(tab: Tab, mark: number): string {
+  const { entries, lost } = consoleSince(tab, mark);
+  const more = entries.length - ACTION_CONSOLE_SHOWN_MAX + lost;
+  if (!entries.length && !lost) return '';
+  const lines = ['### New console messages', ...entries.slice(-ACTION_CONSOLE_SHOWN_MAX).map(consoleLine)];
+  if (more > 0) lines.splice(1, 0, `(${more} earlier of this call's messages not shown: browser_console_messages lists what the tab keeps)`);
+  return lines.join('\n');
+}
 
 /** Tools that may run on a page forge just reloaded; others hold refs the crash took away. */
 const RUNS_AFTER_REBUILD = new Set(['browser_navigate', 'browser_snapshot', 'browser_tabs', 'browser_navigate_back']);
@@ -36,6 +50,7 @@ const READS_ONLY = new Set([
 export async function onTab(p: ProfileBrowser, ctx: SessionContext, tool: string, what: string, work: (tab: Tab) => Promise<string>, opts: { allowDialog?: boolean; allowChooser?: boolean; dialogRefuses?: boolean; leavesPage?: boolean } = {}): Promise<ToolAnswer> {
   const runOn = async (tab: Tab): Promise<string> => {
     const since = READS_ONLY.has(tool) ? undefined : Date.now() - 2;
+    const mark = consoleMark(tab);
     let rebuilt = tab.crashed ? await rebuild(tab, tool, p) : '';
     await keepSeatNetwork(p, ctx.seat.key, tab);
     let text: string;
@@ -50,6 +65,9 @@ export async function onTab(p: ProfileBrowser, ctx: SessionContext, tool: string
     }
     if (since !== undefined) await settleCall(tab, since);
     await p.settlePopups(tab, since !== undefined);
+    // A reading call logs nothing of its own; an action's answer shows what the page logged meanwhile.
+    const logged = since !== undefined ? newConsole(tab, mark) : '';
+    if (logged) text = `${text}\n${logged}`;
     return rebuilt ? `Note: ${rebuilt}.\n${text}` : text;
   };
   const r = await p.call(ctx.seat.key, tool, runOn, opts);
