@@ -24,7 +24,7 @@ export function inForgeWords(e: unknown, tab: Tab, what: string): ForgeError {
   if ((e as Error)?.name === 'TimeoutError' || /Timeout \d+ms exceeded/.test(raw)) {
     const ms = /Timeout (\d+)ms/.exec(raw)?.[1];
     const why = waitedOn(raw);
-    return new ForgeError('timeout', `the page in ${name} did not finish ${what} within ${ms ? Number(ms) / 1000 : '?'} s; ${why ?? 'it may still be busy'} — take a browser_snapshot to see where it is`);
+    return new ForgeError('timeout', `the page in ${name} did not finish ${what} ${ms ? `within ${Number(ms) / 1000} s` : 'in time'}; ${why ?? 'it may still be busy'} — take a browser_snapshot to see where it is`);
   }
   if (/net::ERR_/.test(raw)) {
     const code = /net::ERR_[A-Z_]+/.exec(raw)?.[0];
