@@ -15,7 +15,12 @@ const PAGE = `<html><head><title>Orders</title></head><body>
   <button id="count" style="position:absolute;left:20px;top:40px;width:120px;height:30px" onclick="this.textContent = 'Clicked ' + (++window.n)">Count</button>
   <script>window.n = 0; console.log('ready to count'); fetch('/api/orders');</script></body></html>`;
 
-const it = toolPagesTest({ toml: '[agent]\ncaps = ["vision"]\n' }, { '/': PAGE, '/api/orders': { body: '{"orders":[1,2]}', type: 'application/json' } });
+const it = toolPagesTest({ toml: '[agent]\ncaps = ["vision"]\n' }, {
+  '/': PAGE,
+  '/api/orders': { body: '{"orders":[1,2]}', type: 'application/json' },
+  '/framed': '<html><body><button onclick="this.textContent = \'Top hit\'">Top</button><iframe src="/inner"></iframe></body></html>',
+  '/inner': '<html><body><button onclick="this.textContent = \'Inner hit\'">Inner</button></body></html>',
+});
 
 it.beforeAll(async ({ toolPages, agentFor }) => {
   pages = toolPages;
@@ -60,6 +65,18 @@ describe('Playwright MCP\'s arguments are taken as it documents them', () => {
     const r = await a.call('browser_snapshot', { boxes: true });
     expect(r.isError, r.text).toBe(false);
     expect(r.text).toMatch(/button "Count" \[ref=(?:f\d+)?e\d+\][^\n]*\[box=20,40,120,30\]/);
+  });
+
+  it('the main frame\'s elements are e1, e2… after any navigation, as on Playwright MCP\'s fresh page; a subframe\'s keep their frame', async () => {
+    // After a few documents the driver numbers the tab's main frame past the first (f<N>e<M>).
+    for (let i = 0; i < 3; i++) await a.call('browser_navigate', { url: pages.url });
+    const snap = await a.call('browser_navigate', { url: `${pages.origin}/framed` });
+    const top = /button "Top" \[ref=(e\d+)\]/.exec(snap.text)?.[1];
+    const inner = /button "Inner" \[ref=(f\d+e\d+)\]/.exec(snap.text)?.[1];
+    expect(top, snap.text).toBeDefined();
+    expect(inner, snap.text).toBeDefined();
+    expect((await a.call('browser_click', { target: top })).text).toContain('Top hit');
+    expect((await a.call('browser_click', { target: inner })).text).toContain('Inner hit');
   });
 
   it('a target written as Playwright locator code clicks the element it names', async () => {

@@ -8,6 +8,7 @@ import type { Locator } from 'playwright-core';
 import { ForgeError } from '../../shared/errors.js';
 import type { Tab } from './tabs.js';
 import { isLocatorCode, selectorOfCode } from './locator-text.js';
+import { driverRef } from './main-refs.js';
 
 const REF_RE = /^(f\d+)?e\d+$/;
 /** A snapshot line's ref, wherever it stands in the line (`button "Go" [ref=e5]`). */
@@ -37,7 +38,7 @@ export async function locate(tab: Tab, target: string): Promise<Locator> {
   const t = targetOf(target);
   if (!t) throw new ForgeError('bad_request', 'name the element: a ref from browser_snapshot (e5) or a role selector (role=button[name="Save"])');
   const isRef = REF_RE.test(t);
-  const locator = isRef ? tab.page.getByRef(t) : tab.page.locator(t);
+  const locator = isRef ? tab.page.getByRef(driverRef(tab, t)) : tab.page.locator(t);
   let count: number;
   try {
     count = await locator.count();

@@ -6,6 +6,7 @@ import { CHANGES_WHOLE_SHARE, changesBetween, keepReading, lastReading } from '.
 import { collapseLongLists } from '../snapshot-collapse.js';
 import type { Tab } from '../tabs.js';
 import { keepOnAnswer } from '../answered-readings.js';
+import { plainPageRefs, plainSubtreeRefs } from '../main-refs.js';
 
 function cut(text: string): string {
   return text.length > SNAPSHOT_MAX_CHARS ? `${text.slice(0, SNAPSHOT_MAX_CHARS)}\n# … cut at ${SNAPSHOT_MAX_CHARS} characters` : text;
@@ -13,7 +14,7 @@ function cut(text: string): string {
 
 export async function snapshotOf(tab: Tab, target?: string, depth?: number, boxes?: boolean): Promise<string> {
   const opts = { mode: 'ai' as const, ...(depth !== undefined ? { depth } : {}), ...(boxes ? { boxes } : {}) };
-  return cut(target ? await (await locate(tab, target)).ariaSnapshot(opts) : await tab.page.ariaSnapshot(opts));
+  return cut(target ? plainSubtreeRefs(tab, await (await locate(tab, target)).ariaSnapshot(opts)) : plainPageRefs(tab, await tab.page.ariaSnapshot(opts)));
 }
 
 export function header(tab: Tab): string {
@@ -34,7 +35,7 @@ export async function pageState(tab: Tab, withSnapshot = true, changesFor?: Prof
   // The round trips to the page, asked at once: the title waits on a busy renderer as long as the snapshot.
   const [title, snapshot, document] = await Promise.all([
     tab.page.title().catch(() => tab.title),
-    withSnapshot ? tab.page.ariaSnapshot({ mode: 'ai' }) : undefined,
+    withSnapshot ? tab.page.ariaSnapshot({ mode: 'ai' }).then((s) => plainPageRefs(tab, s)) : undefined,
     withSnapshot && tab.owner ? tab.page.evaluate(DOCUMENT_ID).then(Number, () => NaN) : NaN,
   ]);
   tab.title = title;
