@@ -9,6 +9,8 @@
  *   checked for a backlog and for holding the frame the patch builds on (fanout.ts `frame`);
  * - the terminal's screen model parsing coloured output, bare and with every handler guarded
  *   (term-handler-guard.ts), side by side: what the guard costs per MB;
+ * - the terminal feed's plain-text check of one PTY read (a flood's 4 KB of text), by
+ *   native/plaintext and by the JS walk it falls back to, side by side;
  * - the viewer door's check of one gesture (a mouse move: 20-60 a second from a person moving the
  *   mouse), by its zod schema, beside the hand-written check it replaced (kept here as the yardstick).
  * Printed with console.table; the last line of `--json` is
@@ -22,6 +24,7 @@ import { Fanout, type ViewerSink } from '../src/workers/relay/fanout.js';
 import xtermHeadless from '@xterm/headless';
 import { guardHandlers } from '../src/shared/term-handler-guard.js';
 import { checkedMessage } from '../src/main/viewer-messages-schema.js';
+import { isPlain, plainNative } from '../src/workers/pty/feed.js';
 
 const json = process.argv.includes('--json');
 
@@ -106,6 +109,14 @@ const bareModel = model(false);
 const guardedModel = model(true);
 const parse = (t: InstanceType<typeof xtermHeadless.Terminal>) => (): Promise<void> => new Promise((r) => t.write(modelChunk, r));
 
+// ---- the terminal feed's plain-text check ----
+/** One PTY read of a flood, bytes: what the kernel hands node-pty at a time. */
+const PTY_READ_BYTES = 4096;
+const ptyRead = new TextEncoder().encode('lorem ipsum dolor sit amet 0123456789 '.repeat(PTY_READ_BYTES / 38 + 1).slice(0, PTY_READ_BYTES - 2) + '\r\n');
+if (!plainNative) throw new Error('native/plaintext is not built: run the build first');
+function plainByNative(): void { if (!plainNative!.isPlain(ptyRead)) throw new Error('the native check called plain text not plain'); }
+function plainByJs(): void { if (!isPlain(ptyRead)) throw new Error('the JS check called plain text not plain'); }
+
 // ---- the viewer door's check of one gesture ----
 const MOVE = { t: 'input', ev: { type: 'mouse', action: 'move', x: 412.5, y: 230, modifiers: 0 } } as const;
 function zodCheck(): void {
@@ -126,6 +137,8 @@ bench
   .add(`fanout: one patch to ${VIEWERS} viewers`, fanoutPatch)
   .add(`model: parse ${MODEL_CHUNK_BYTES / 1024} KB of coloured output, bare`, parse(bareModel))
   .add(`model: parse ${MODEL_CHUNK_BYTES / 1024} KB of coloured output, guarded`, parse(guardedModel))
+  .add(`feed: is ${PTY_READ_BYTES / 1024} KB of a flood plain text, native/plaintext`, plainByNative)
+  .add(`feed: is ${PTY_READ_BYTES / 1024} KB of a flood plain text, JS walk`, plainByJs)
   .add('door: check one mouse move, zod schema', zodCheck)
   .add('door: check one mouse move, hand-written (before)', handCheck);
 await bench.run();
