@@ -51,6 +51,19 @@ describe('a file chooser holds its tab until it is answered', () => {
     expect(again.text).toContain('Clicked 1');
   });
 
+  it('the tab list and a select name the chooser that holds the tab', async ({ pages, agentFor }) => {
+    const a = await agentFor('default/chooser/lead');
+    pages.route('/flag', 'stay');
+    await openChooser(a, pages.url);
+    const list = await a.call('browser_tabs', { action: 'list' });
+    expect(list.text).toMatch(/- \d+: \(current\) Form · [^\n]* · file chooser waiting/);
+    const n = Number(/- (\d+): \(current\)/.exec(list.text)?.[1]);
+    const select = await a.call('browser_tabs', { action: 'select', index: n });
+    expect(select.text).toContain('Note: a file chooser holds it; answer it with browser_file_upload');
+    expect((await a.call('browser_file_upload', {})).isError).toBe(false);
+    expect((await a.call('browser_tabs', { action: 'list' })).text).not.toContain('file chooser waiting');
+  });
+
   it('a chooser answered with a file lets the next call run at once', async ({ pages, agentFor }) => {
     const a = await agentFor('default/chooser/lead');
     pages.route('/flag', 'stay');

@@ -147,7 +147,8 @@ async function tabsTool(a: Record<string, unknown>, ctx: SessionContext, p: Prof
       await p.ensure();
       const tab = p.tabs.resolveOwn(seat, pick());
       p.tabs.setCurrent(seat, tab);
-      const warn = tab.dialog ? `\nNote: ${aDialog(tab.dialog.kind)} dialog holds it: ${JSON.stringify(tab.dialog.message)}; answer it with browser_handle_dialog.` : '';
+      const warn = tab.dialog ? `\nNote: ${aDialog(tab.dialog.kind)} dialog holds it: ${JSON.stringify(tab.dialog.message)}; answer it with browser_handle_dialog.`
+        : tab.fileChooser ? '\nNote: a file chooser holds it; answer it with browser_file_upload (files or paths, or neither to cancel).' : '';
       return { text: `Tab ${tab.number} (${tab.pageId}) is your current tab.${warn}\n${listTabs(p, seat)}` };
     }
     case 'close': {
@@ -166,7 +167,7 @@ function listTabs(p: ProfileBrowser, seat: string): string {
   const lines = ['### Tabs'];
   for (const t of p.tabs.all()) {
     const row = p.tabs.row(t, p.seatInUse);
-    const dialog = (row.dialog ? ` · ${row.dialog.kind} waiting` : '') + (t.unloaded ? ' · unloaded (to save memory; its next call reloads it)' : '');
+    const dialog = (row.dialog ? ` · ${row.dialog.kind} waiting` : '') + (t.fileChooser && t.owner === seat ? ' · file chooser waiting' : '') + (t.unloaded ? ' · unloaded (to save memory; its next call reloads it)' : '');
     if (t.owner === seat) {
       lines.push(`- ${t.number}:${t === cur ? ' (current)' : ''} ${row.title || row.url || 'about:blank'} · ${row.url} · page ${t.pageId} · owner ${seat} · ${row.state}${dialog}`);
     } else {
