@@ -7,7 +7,7 @@ import { describe, expect } from 'vitest';
 import type { RunningServer, Agent } from './helpers/server.js';
 import { forgeTest, type TestPages } from './fixtures.js';
 import { openViewer, type TestViewer } from './helpers/viewer.js';
-import type { InputEvent } from '../src/shared/protocol.js';
+import { FRAME_FLAG_KEYFRAME, type InputEvent } from '../src/shared/protocol.js';
 
 let forge: RunningServer;
 let pages: TestPages;
@@ -47,14 +47,28 @@ const click = (x: number, y: number): void => {
 const key = (k: string): void => { send({ type: 'key', action: 'down', key: k }); send({ type: 'key', action: 'up', key: k }); };
 const pause = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 /**
- * Clicks the select and waits for what a person waits for: a picture of its list, a frame painting
+ * Clicks the select and waits for what a person waits for: a picture of its list, a patch painting
  * the rows under the select (from y 72 down) that came after the click. Chromium draws the list as
- * a window of its own, and the host's hand reaches it only once it is there.
+ * a window of its own, and the host's hand reaches it only once it is there. A keyframe (a whole
+ * picture, as after the view's layout changed) is no sign of the list.
  */
 const openList = async (): Promise<void> => {
   const before = v.frames.length;
   click(140, 56);
-  await expect.poll(() => v.frames.slice(before).some((f) => f.y <= 100 && f.y + f.h >= 130 && f.x <= 100 && f.x + f.w >= 200), { timeout: 10_000 }).toBe(true);
+  const list = (f: TestViewer['frames'][number]): boolean => !(f.flags & FRAME_FLAG_KEYFRAME) && f.y <= 100 && f.y + f.h >= 130 && f.x <= 100 && f.x + f.w >= 200;
+  await expect.poll(() => v.frames.slice(before).some(list), { timeout: 10_000 }).toBe(true);
+};
+
+/** Quiet between frames that says the page is painted and still, ms: a layout change repaints in bursts well inside it. */
+const STILL_MS = 500;
+
+/** Waits until no frame came for STILL_MS: the page laid out at the view's size and painted. */
+const still = async (): Promise<void> => {
+  const end = Date.now() + 10_000;
+  for (let seen = -1; seen !== v.frames.length; await pause(STILL_MS)) {
+    if (Date.now() > end) throw new Error(`the page kept painting for 10 s after the view attached (${v.frames.length} frames)`);
+    seen = v.frames.length;
+  }
 };
 
 const it = forgeTest({}, { '/': PAGE });
@@ -70,6 +84,9 @@ it.beforeAll(async ({ forge: f, pages: p, agentFor }) => {
   v.send({ t: 'control', take: true });
   await v.next('view', (m) => m.controller === m.you);
   await v.waitFrames(1);
+  // The page is laid out again at the view's size as the view attaches: a click before that
+  // settles may land on a page still moving, and its repaint would pass for the select's list.
+  await still();
 });
 
 it.afterAll(async () => {

@@ -16,7 +16,7 @@ import { consoleLine, consoleMark, consoleSince } from '../page-records.js';
 /** Console messages an action's answer shows at most; past it the count is said and browser_console_messages lists them. */
 export const ACTION_CONSOLE_SHOWN_MAX = 10;
 
-/** What the page logged while the call ran (its newest first ten), as a section of the answer; '' when nothing. */
+/** What the page logged while the call ran (its newest ten), as a section of the answer; '' when nothing. */
 function newConsole(tab: Tab, mark: number): string {
   const { entries, lost } = consoleSince(tab, mark);
   const more = entries.length - ACTION_CONSOLE_SHOWN_MAX + lost;
