@@ -64,8 +64,13 @@ describe('frames from a watched tab', () => {
     expect(v.frames[0]!.flags & FRAME_FLAG_KEYFRAME).toBeTruthy();
     const seqs = v.frames.map((f) => f.seq);
     expect([...seqs].sort((a, b) => a - b)).toEqual(seqs);
-    const first = await sharp(v.frames[0]!.bytes).metadata();
-    expect([first.format, first.width, first.height]).toEqual(['webp', 1280, 720]);
+    // The first picture is whole: WebP pictures of the full width that, one below the other, cover
+    // the asked viewport (an idle encoder sends a big picture as strips encoded side by side).
+    const parts = v.frames.filter((f) => f.seq === v.frames[0]!.seq);
+    const sizes = await Promise.all(parts.map(async (f) => { const m = await sharp(f.bytes).metadata(); return [m.format, f.x, f.y, m.width, m.height]; }));
+    let y = 0;
+    for (const s of sizes) { expect(s).toEqual(['webp', 0, y, 1280, s[4]]); y += s[4] as number; }
+    expect(y).toBe(720);
     const distinct = new Set(v.frames.map((f) => Buffer.from(f.bytes).toString('base64')));
     expect(distinct.size).toBeGreaterThan(v.frames.length / 2);
     expect(v.brokenPatches).toEqual([]);

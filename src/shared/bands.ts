@@ -44,6 +44,18 @@ export function gridBands(bands: readonly Band[], w: number, h: number): Band[] 
   return joinBands(grown, []);
 }
 
+/**
+ * Cuts `r` into at most `n` strips of whole rows, one above the other, each as tall as the others
+ * to the PATCH_GRID_PX grid (the last takes what is left): together they cover `r` exactly.
+ */
+export function stripsOf(r: Band, n: number): Band[] {
+  const g = PATCH_GRID_PX;
+  const tall = Math.max(g, Math.ceil(r.h / Math.max(1, n) / g) * g);
+  const out: Band[] = [];
+  for (let y = 0; y < r.h; y += tall) out.push({ x: r.x, y: r.y + y, w: r.w, h: Math.min(tall, r.h - y) });
+  return out;
+}
+
 /** Merges the closest neighbours until at most FRAME_MAX_BANDS remain. */
 export function capBands(bands: Band[]): Band[] {
   while (bands.length > FRAME_MAX_BANDS) {

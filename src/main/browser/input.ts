@@ -83,17 +83,20 @@ export async function dispatchInput(session: CDPSession, ev: InputEvent, scale: 
         return;
       }
       const left = (ev.button ?? 'left') === 'left';
-      if (ev.action === 'down' && left) await dragPress(session);
+      // Not awaited before the press: the session keeps the order of its messages, so the press
+      // follows the interception without waiting a round trip for it (a click's answer sooner).
+      const intercepting = ev.action === 'down' && left ? dragPress(session) : undefined;
       if (ev.action === 'move' && await dragMove(session, px(ev.x), py(ev.y), ev.modifiers ?? 0)) return;
       if (ev.action === 'up' && left && await dragRelease(session, px(ev.x), py(ev.y), ev.modifiers ?? 0)) return;
       const type = ev.action === 'down' ? 'mousePressed' : ev.action === 'up' ? 'mouseReleased' : 'mouseMoved';
-      await session.send('Input.dispatchMouseEvent', {
+      const sent = session.send('Input.dispatchMouseEvent', {
         type, x: px(ev.x), y: py(ev.y),
         button: ev.button ?? (ev.action === 'move' ? 'none' : 'left'),
         buttons: ev.buttons ?? 0,
         clickCount: ev.action === 'move' ? 0 : (ev.clickCount ?? 1),
         modifiers: ev.modifiers ?? 0,
       });
+      await Promise.all([intercepting, sent]);
       return;
     }
     case 'wheel':

@@ -13,6 +13,18 @@ export const WEBP_QUALITY = 75;
 export const WEBP_EFFORT = 0;
 /** Encodes in flight per host: two kept a busy tab at 50 fps on two cores, one at 39, three no better. */
 export const ENCODE_MAX_IN_FLIGHT = 2;
+/**
+ * Strips a big rectangle is cut into when nothing else is encoding, at most (fewer on fewer
+ * cores): the first picture after a quiet spell (the answer to a person's click) is encoded on
+ * every core at once. A 1280x720 frame took 17.3 ms whole and 9.3 ms as two strips side by side
+ * on two cores; four strips were no faster there.
+ */
+export const IDLE_ENCODE_STRIPS_MAX = 2;
+/**
+ * A rectangle smaller than this is encoded whole even when the encoder is idle, px: below it an
+ * encode takes a few ms and a second strip's own start-up is most of what it would save.
+ */
+export const IDLE_SPLIT_MIN_PIXELS = 200_000;
 /** Share of the frame changed above which one keyframe is cheaper than patches. */
 export const KEYFRAME_SHARE = 0.9;
 

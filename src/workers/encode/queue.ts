@@ -6,10 +6,14 @@
  */
 import { F_BASE_SEQ, F_H, F_W, type FrameRing, type Band } from '../../shared/ring.js';
 import { FRAME_FLAG_KEYFRAME, FRAME_FLAG_PATCH } from '../../shared/protocol.js';
-import { bandShare, joinBands } from '../../shared/bands.js';
+import { availableParallelism } from 'node:os';
+import { bandShare, joinBands, stripsOf } from '../../shared/bands.js';
 import type { CaptureFrame } from '../../shared/capture.js';
 import type { EncodeTask } from './webp.js';
-import { KEYFRAME_SHARE } from './protocol.js';
+import { IDLE_ENCODE_STRIPS_MAX, IDLE_SPLIT_MIN_PIXELS, KEYFRAME_SHARE } from './protocol.js';
+
+/** Strips a big rectangle is cut into on an idle encoder: one per core, up to IDLE_ENCODE_STRIPS_MAX. */
+const IDLE_STRIPS = Math.min(IDLE_ENCODE_STRIPS_MAX, availableParallelism());
 
 /**
  * How long a tab's picture must stand still after a patch before the area patched since its
@@ -34,6 +38,8 @@ export interface EncodeJob {
   w: number;
   h: number;
   rects: Band[];
+  /** The rects are strips of one rectangle, encoded side by side (the encoder was idle). */
+  sideBySide: boolean;
   webp: Uint8Array[];
   done: boolean;
   failed: boolean;
@@ -130,12 +136,18 @@ export class EncodeQueue {
     if (keyframe) q.wantKeyframe = false;
     q.touched = keyframe || refresh ? [] : joinBands(q.touched, bands);
     if (q.touched.length > REFRESH_MAX_RECTS) q.touched = [boundingBox(q.touched)];
+    const rects = keyframe ? [{ x: 0, y: 0, w, h }] : bands;
+    // Nothing else encoding (the first frame after a quiet spell, as a click's answer is): one big
+    // rectangle goes out as strips encoded on every core at once. A busy tab keeps the cores busy
+    // with frames side by side instead, and pays no strip's overhead.
+    const big = rects.length === 1 && rects[0]!.w * rects[0]!.h >= IDLE_SPLIT_MIN_PIXELS;
+    const sideBySide = big && this.running === 0 && IDLE_STRIPS > 1;
     const job: EncodeJob = {
       frame: tab, seq, w, h,
       baseSeq: keyframe ? 0 : baseSeq,
       flags: keyframe ? FRAME_FLAG_KEYFRAME : FRAME_FLAG_PATCH,
-      rects: keyframe ? [{ x: 0, y: 0, w, h }] : bands,
-      webp: [], done: false, failed: false,
+      rects: sideBySide ? stripsOf(rects[0]!, IDLE_STRIPS) : rects,
+      sideBySide, webp: [], done: false, failed: false,
     };
     q.inflight.push(job);
     this.running++;
@@ -165,8 +177,10 @@ export class EncodeQueue {
   private async run(job: EncodeJob, slot: number): Promise<void> {
     const t0 = performance.now();
     try {
-      // The bands of one frame one after another: the in-flight bound counts encodes, not frames.
-      for (const rect of job.rects) job.webp.push(await this.encode({ slot, w: job.w, h: job.h, rect }));
+      const task = (rect: Band): EncodeTask => ({ slot, w: job.w, h: job.h, rect });
+      if (job.sideBySide) job.webp.push(...await Promise.all(job.rects.map((r) => this.encode(task(r)))));
+      // Else the bands of one frame one after another: the in-flight bound counts frames' encodes.
+      else for (const rect of job.rects) job.webp.push(await this.encode(task(rect)));
     } catch {
       job.failed = true;
     }
