@@ -153,7 +153,7 @@ export class Compositor {
       if (this.queue[0] !== head) continue;
       this.queue.shift();
       this.startDecodes();
-      if (!bitmap) { this.stats.dropped++; continue; }
+      if (!bitmap) { this.stats.dropped++; this.schedule(); continue; }
       if (key && h.seq !== this.shownSeq && (this.picture.width !== h.frameW || this.picture.height !== h.frameH)) {
         this.picture.width = h.frameW;
         this.picture.height = h.frameH;
@@ -167,7 +167,9 @@ export class Compositor {
       this.stats.seq = h.seq;
       this.stats.frameW = this.picture.width;
       this.stats.frameH = this.picture.height;
-      this.schedule();
+      // The frame's other parts (its bands, a big picture's strips) come in the same write: the
+      // screen shows the frame once they are all drawn, never its top half over the old bottom.
+      if (this.queue[0]?.h.seq !== h.seq) this.schedule();
     }
     this.busy = false;
   }
