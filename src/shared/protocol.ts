@@ -36,9 +36,13 @@ export const FRAME_KIND_BROWSER = 1;
 export const FRAME_KIND_TERMINAL = 4;
 export const FRAME_KIND_AUDIO = 5;
 
-/** Frame flag: a full picture that needs no earlier frame. */
+/**
+ * Frame flag: a full picture that needs no earlier frame. It may come in parts: messages of the
+ * same seq, each a w×h piece drawn at (x, y), sent in one write, that together cover frameW×frameH
+ * (an idle encoder sends a big picture as strips). A client shows the frame once its parts are drawn.
+ */
 export const FRAME_FLAG_KEYFRAME = 1;
-/** Frame flag: a patch drawn at (x, y) over the frame whose seq is baseSeq. */
+/** Frame flag: a patch drawn at (x, y) over the frame whose seq is baseSeq; one frame's bands are patches of the same seq. */
 export const FRAME_FLAG_PATCH = 2;
 
 export const FRAME_HEADER_BYTES = 28;

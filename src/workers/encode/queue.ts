@@ -27,7 +27,7 @@ const REFRESH_MAX_RECTS = 16;
 
 export type EncodeFn = (task: EncodeTask) => Promise<Uint8Array>;
 
-/** One frame's encode: a keyframe (one rectangle, the whole viewport) or its changed bands. */
+/** One frame's encode: a keyframe (the whole viewport, in strips on an idle encoder) or its changed bands. */
 export interface EncodeJob {
   /** The frame id of the tab the frame is of. */
   frame: number;
