@@ -6,13 +6,14 @@
  * the person types is theirs, and a hand-off hands the agent its ending, not the screen. A call
  * already running when the person takes control runs on to its end.
  */
+import { constants } from 'node:os';
 import { z } from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { SessionContext } from '../mcp/context.js';
 import { ForgeError, isForgeError } from '../../shared/errors.js';
 import { TERM_STATE } from '../../shared/terminal.js';
-import type { RunResult, ScreenRead, WaitResult } from '../../workers/pty/protocol.js';
+import type { RunResult, ScreenRead, ShellExit, WaitResult } from '../../workers/pty/protocol.js';
 import type { PtyLink } from './pty-link.js';
 import type { TerminalRecord } from './record.js';
 
@@ -53,6 +54,13 @@ async function guarded(sctx: SessionContext, tool: string, work: () => Promise<C
 }
 
 /** Refuses the agent's call while its person holds the terminal (their take control, or a parked hand-off). */
+/** The words for a shell that ended under an agent's call: the terminal went with it, and what comes next. */
+function shellEnded(n: number, how: ShellExit): string {
+  const name = how.signal ? Object.entries(constants.signals).find(([, v]) => v === how.signal)?.[0] : undefined;
+  const why = how.signal ? `was killed by signal ${how.signal}${name ? ` (${name})` : ''}` : `exited (exit code ${how.code})`;
+  return `the shell ${why}, so terminal ${n} has ended; your next terminal call starts a fresh one`;
+}
+
 function personHolds(r: TerminalRecord): void {
   if (r.handOff) throw new ForgeError('hand_off', `terminal ${r.number} is handed off to your person ("${r.handOff.reason}"); wait for their answer`);
   if (r.holder !== null) throw new ForgeError('not_controller', `your person has the keyboard of terminal ${r.number} (they took control in forge); wait until they release it`);
@@ -110,16 +118,18 @@ export function registerTerminalTools(s: TerminalToolHost, server: McpServer, sc
   server.registerTool('terminal__run', {
     description: 'Run one command line in your terminal and return its output and exit code. Exact when the shell emits prompt marks (source "osc133"); otherwise the screen is read once output goes quiet (source "heuristic", exit_code null).',
     inputSchema: z.object({ command: z.string().min(1).max(TERMINAL_WRITE_MAX_CHARS), timeout_ms: timeout }).strict(),
-    outputSchema: { output: z.string(), exit_code: z.number().nullable(), source: z.enum(['osc133', 'heuristic']), timed_out: z.boolean().optional(), cut: z.boolean().optional() },
+    outputSchema: { output: z.string(), exit_code: z.number().nullable(), source: z.enum(['osc133', 'heuristic']), timed_out: z.boolean().optional(), cut: z.boolean().optional(), shell_exited: z.object({ code: z.number(), signal: z.number().nullable() }).optional() },
   }, ({ command, timeout_ms }) => guarded(sctx, 'terminal__run', () => use(async (r) => {
     personHolds(r);
     const res = await s.pty.request<RunResult>({ t: 'run', id: r.id, command, timeoutMs: timeout_ms ?? TERMINAL_CALL_TIMEOUT_DEFAULT_MS });
     r.lastUse = Date.now();
-    const head = res.timed_out
-      ? `the command is still running after ${timeout_ms ?? TERMINAL_CALL_TIMEOUT_DEFAULT_MS} ms; the screen so far:`
-      : res.exit_code === null ? `done (${res.source}: exit code unknown)` : `exit code ${res.exit_code}`;
+    const head = res.shell_exited
+      ? `${shellEnded(r.number, res.shell_exited)}${res.output ? '; its last output:' : ''}`
+      : res.timed_out
+        ? `the command is still running after ${timeout_ms ?? TERMINAL_CALL_TIMEOUT_DEFAULT_MS} ms; ${res.output ? 'the screen so far:' : 'nothing on the screen from it yet'}`
+        : res.exit_code === null ? `done (${res.source}: exit code unknown)` : `exit code ${res.exit_code}`;
     const cut = res.cut ? ' (the output was longer than the terminal keeps; this is its end)' : '';
-    return answerOf(`${head}${cut}\n${res.output}`, { ...res });
+    return answerOf(`${head}${cut}${res.output ? `\n${res.output}` : ''}`, { ...res });
   })));
 
   server.registerTool('terminal__read', {
@@ -142,10 +152,13 @@ export function registerTerminalTools(s: TerminalToolHost, server: McpServer, sc
     if (r.agentWaits === 1) s.pushState(r);
     try {
       const res = await s.pty.request<WaitResult>({ t: 'wait', id: r.id, until, text, timeoutMs: timeout_ms ?? TERMINAL_CALL_TIMEOUT_DEFAULT_MS });
-      const words = res.done
-        ? (until === 'text' ? `"${text}" is on the screen` : `done${res.exit_code !== undefined && res.exit_code !== null ? ` (exit code ${res.exit_code})` : ''}`)
-        : `not yet after ${timeout_ms ?? TERMINAL_CALL_TIMEOUT_DEFAULT_MS} ms`;
-      return answerOf(`${words} · source ${res.source}`, { ...res, state: { source: res.source } });
+      const words = res.shell_exited
+        ? shellEnded(r.number, res.shell_exited)
+        : res.done
+          ? (until === 'text' ? `"${text}" is on the screen` : `done${res.exit_code !== undefined && res.exit_code !== null ? ` (exit code ${res.exit_code})` : ''}`)
+          : `not yet after ${timeout_ms ?? TERMINAL_CALL_TIMEOUT_DEFAULT_MS} ms`;
+      const cut = res.cut ? ' (the output was longer than the terminal keeps; this is its end)' : '';
+      return answerOf(`${words} · source ${res.source}${cut}${res.output ? `\n${res.output}` : ''}`, { ...res, state: { source: res.source } });
     } finally {
       r.agentWaits--;
       r.lastUse = Date.now();

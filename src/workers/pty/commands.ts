@@ -91,19 +91,28 @@ export async function run(term: SeatTerminal, command: string, timeoutMs: number
       await until(term, () => quiet(term, started), deadline);
       await term.settled();
     }
-    // Heuristic, or the deadline passed: the screen from the line after the command to the cursor.
+    // Heuristic, the deadline passed, or the shell ended: the screen from the line after the command to the cursor.
     const active = buf.active;
     const from = startMarker && !startMarker.isDisposed ? startMarker.line + 1 : active.baseY;
     const cursorRow = active.baseY + active.cursorY;
-    const timedOut = exact || !quiet(term, started);
-    const endRow = timedOut ? cursorRow : cursorRow - 1;
-    const output = endRow >= from ? textBetween(active, from, 0, endRow, timedOut ? active.cursorX : term.model.cols) : '';
-    return { output: output.replace(/\n+$/, ''), exit_code: null, source: exact ? 'osc133' : 'heuristic', ...(timedOut ? { timed_out: true } : {}) };
+    const ended = term.exitedWith;
+    const timedOut = !ended && (exact || !quiet(term, started));
+    const endRow = timedOut || ended ? cursorRow : cursorRow - 1;
+    const output = endRow >= from ? textBetween(active, from, 0, endRow, timedOut || ended ? active.cursorX : term.model.cols) : '';
+    const source = exact ? 'osc133' : 'heuristic';
+    if (ended) return { output: output.replace(/\n+$/, ''), exit_code: ended.signal ? null : ended.code, source, shell_exited: ended };
+    return { output: output.replace(/\n+$/, ''), exit_code: null, source, ...(timedOut ? { timed_out: true } : {}) };
   } finally {
     startMarker?.dispose();
     term.running = false;
     term.pushFacts();
   }
+}
+
+/** A wait the shell's own end cut short: the shell is gone, and with it whatever was awaited. */
+function ended(term: SeatTerminal): WaitResult | undefined {
+  const how = term.exitedWith;
+  return how && { done: false, source: term.marks.seen ? 'osc133' : 'heuristic', exit_code: how.signal ? null : how.code, shell_exited: how };
 }
 
 export async function wait(term: SeatTerminal, untilWhat: 'done' | 'text', text: string | undefined, timeoutMs: number): Promise<WaitResult> {
@@ -116,16 +125,21 @@ export async function wait(term: SeatTerminal, untilWhat: 'done' | 'text', text:
     };
     await term.settled();
     const found = await until(term, shows, deadline);
-    return { done: found, source: 'text', ...(found ? {} : { timed_out: true }) };
+    return (!found && ended(term)) || { done: found, source: 'text', ...(found ? {} : { timed_out: true }) };
   }
   await ready(term);
   if (term.marks.seen) {
     // A line just sent whose command the shell has not yet marked as started is still to run.
     const done = await until(term, () => !term.marks.running && !term.marks.starting() && !term.running, deadline);
     await term.settled();
-    return { done, source: 'osc133', exit_code: done ? term.marks.lastDone?.exit ?? null : null, ...(done ? {} : { timed_out: true }) };
+    const last = done ? term.marks.lastDone : null;
+    return (!done && ended(term)) || {
+      done, source: 'osc133', exit_code: last?.exit ?? null,
+      ...(last ? { output: last.output, ...(last.cut ? { cut: true } : {}) } : {}),
+      ...(done ? {} : { timed_out: true }),
+    };
   }
   const since = Date.now();
   const done = await until(term, () => quiet(term, since), deadline);
-  return { done, source: 'heuristic', ...(done ? {} : { timed_out: true }) };
+  return (!done && ended(term)) || { done, source: 'heuristic', ...(done ? {} : { timed_out: true }) };
 }

@@ -40,6 +40,9 @@ export interface ScreenRead {
   facts: TermFacts;
 }
 
+/** How a shell ended: its exit code, and the signal that ended it, if one did. */
+export interface ShellExit { code: number; signal: number | null }
+
 export interface RunResult {
   output: string;
   exit_code: number | null;
@@ -48,6 +51,8 @@ export interface RunResult {
   timed_out?: boolean;
   /** The output was longer than the terminal keeps: `output` is its end. */
   cut?: boolean;
+  /** The shell itself ended while the command ran (`exit`, a kill): the terminal is gone with it. */
+  shell_exited?: ShellExit;
 }
 
 export interface WaitResult {
@@ -55,6 +60,12 @@ export interface WaitResult {
   source: 'osc133' | 'heuristic' | 'text';
   exit_code?: number | null;
   timed_out?: boolean;
+  /** Until "done" through the marks: the output of the command that ended, as terminal__run gives it. */
+  output?: string;
+  /** That output was longer than the terminal keeps: `output` is its end. */
+  cut?: boolean;
+  /** The shell itself ended during the wait: the terminal is gone with it. */
+  shell_exited?: ShellExit;
 }
 
 /** main → pty */

@@ -11,7 +11,7 @@ import serializeAddon from '@xterm/addon-serialize';
 import nodePty from 'node-pty';
 import type { IPty } from 'node-pty';
 import { FRAME_FLAG_KEYFRAME, TERM_HEADER_BYTES, writeTermHeader } from '../../shared/protocol.js';
-import type { FromPty, OpenSpec, PtyToRelay, TermFacts } from './protocol.js';
+import type { FromPty, OpenSpec, PtyToRelay, ShellExit, TermFacts } from './protocol.js';
 import { ModeWatch, repaint, screenText, useClientWidths } from './screen.js';
 import { PromptMarks } from './marks.js';
 import { readLineModes, secretWanted } from './echo.js';
@@ -87,6 +87,8 @@ export class SeatTerminal {
   /** A `run` from the agent is in flight. */
   running = false;
   exited = false;
+  /** How the shell ended, once it has: what an agent's run or wait that it cut short answers. */
+  exitedWith: ShellExit | undefined;
   /** Forge installed prompt marks in this shell: its first prompt will carry one. */
   readonly expectMarks: boolean;
   private readonly pty: IPty;
@@ -144,6 +146,7 @@ export class SeatTerminal {
     this.pty.onData((d) => this.onPtyData(d as unknown as Buffer));
     this.pty.onExit(({ exitCode, signal }) => {
       this.exited = true;
+      this.exitedWith = { code: exitCode, signal: signal || null };
       // Let the model finish what the shell wrote before it left.
       void this.settled().then(() => {
         clearTimeout(this.echoTimer);
