@@ -14,7 +14,7 @@ import { McpEndpoint } from './mcp/http.js';
 import { ActivitySurface } from './activity/surface.js';
 import { recordingServer } from './activity/recording.js';
 import { ViewerHub } from './viewers.js';
-import { profilesRoot, resolveStateDir, writeServerInfo, removeServerInfo } from './state.js';
+import { claimStateDir, livingServer, profilesRoot, resolveStateDir, writeServerInfo, removeServerInfo } from './state.js';
 import { ForgeError } from '../shared/errors.js';
 import { SHUTDOWN_TIMEOUT_MS } from '../shared/limits.js';
 import type { FromRelay, RelayWorkerData } from '../workers/relay/protocol.js';
@@ -60,6 +60,13 @@ export async function startServer(opts: ServeOptions): Promise<void> {
   const config = loadConfig(opts.configFile);
   if (config.server.tls) checkTlsFiles(config.source, config.server.tls);
   const stateDir = resolveStateDir(opts.stateDir);
+  // Two servers on one state dir would fight over its profiles, terminals and server.json.
+  const holder = claimStateDir(stateDir);
+  if (holder) {
+    const other = livingServer(stateDir);
+    const where = other?.pid === holder.pid ? `pid ${holder.pid}, port ${other.port}` : `pid ${holder.pid}, still starting`;
+    throw new ForgeError('already_serving', `another forge server already serves ${stateDir} (${where}); stop it first (Ctrl-C where it runs, or kill ${holder.pid}), or give this one a state directory of its own with --state DIR`);
+  }
   sweepDeadFramebuffers();
   const port = opts.port ?? config.server.port;
   // This run's two keys: the agents' (MCP, /metrics) and the printed viewer link's (a person's, control of the org).

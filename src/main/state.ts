@@ -46,9 +46,58 @@ export function readServerInfo(stateDir: string): ServerInfo | undefined {
   }
 }
 
+/** Whether `pid` is a live forge server (its command line runs forge's cli with `serve`), not this process. */
+function forgeServer(pid: number): boolean {
+  if (!Number.isInteger(pid) || pid <= 0 || pid === process.pid) return false;
+  try {
+    const args = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+    return args.includes('serve') && args.some((a) => /cli\.js$/.test(a));
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The server that serves `stateDir` now, if one does: server.json's pid, alive and a forge server.
+ * A server killed with -9 leaves its server.json behind, and its pid may since be another
+ * program's: that is no server.
+ */
+export function livingServer(stateDir: string): ServerInfo | undefined {
+  const info = readServerInfo(stateDir);
+  return info && forgeServer(info.pid) ? info : undefined;
+}
+
+/**
+ * Claims `stateDir` for this process, or names the live server that holds it. The claim is a file
+ * created only if absent, so of two servers started at once exactly one gets it; a claim left by a
+ * server that is gone (killed with -9) is taken over. Given back by removeServerInfo.
+ */
+export function claimStateDir(stateDir: string): { pid: number } | undefined {
+  const file = join(stateDir, SERVE_CLAIM_FILE);
+  for (let tries = 0; tries < 2; tries++) {
+    try {
+      writeFileSync(file, `${process.pid}\n`, { flag: 'wx', mode: 0o600 });
+      return undefined;
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+    }
+    const holder = Number(readFileSync(file, 'utf8').trim());
+    if (forgeServer(holder)) return { pid: holder };
+    rmSync(file, { force: true });
+  }
+  const holder = Number(readFileSync(file, 'utf8').trim());
+  return { pid: holder };
+}
+
+/** The claim file of a state dir: the pid of the server that serves it. */
+const SERVE_CLAIM_FILE = 'serve.pid';
+
 export function removeServerInfo(stateDir: string, pid: number): void {
   const info = readServerInfo(stateDir);
   if (info?.pid === pid) rmSync(join(stateDir, 'server.json'), { force: true });
+  let claim = NaN;
+  try { claim = Number(readFileSync(join(stateDir, SERVE_CLAIM_FILE), 'utf8').trim()); } catch { /* none */ }
+  if (claim === pid) rmSync(join(stateDir, SERVE_CLAIM_FILE), { force: true });
 }
 
 /** The folder holding every profile's directory (and beside each, its kept downloads). */

@@ -28,7 +28,8 @@ export type ForgeErrorKind =
   | 'terminal'
   | 'timeout'
   | 'hand_off'
-  | 'not_verified';
+  | 'not_verified'
+  | 'already_serving';
 
 export class ForgeError extends Error {
   readonly kind: ForgeErrorKind;

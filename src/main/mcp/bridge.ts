@@ -9,30 +9,36 @@ import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { readServerInfo, resolveStateDir, type ServerInfo } from '../state.js';
+import { livingServer, resolveStateDir, type ServerInfo } from '../state.js';
 import { parseSeat } from '../seat.js';
 import { SEAT_ENV_META, agentEnvironment } from './seat-env.js';
 
 /** How long the bridge waits for a server it started to write server.json, ms. */
 const SERVER_START_WAIT_MS = 30_000;
-
-function alive(pid: number): boolean {
-  try { process.kill(pid, 0); return true; } catch { return false; }
-}
+/**
+ * How long a bridge whose server refused to start (another agent's bridge started one a moment
+ * before) waits for that server's server.json, ms: a server writes it as soon as it listens.
+ */
+const SERVER_RACE_WAIT_MS = 5_000;
 
 async function findOrStartServer(stateDir: string, configFile?: string, port?: string): Promise<ServerInfo> {
-  const info = readServerInfo(stateDir);
-  if (info && alive(info.pid)) return info;
+  const info = livingServer(stateDir);
+  if (info) return info;
   const cli = join(dirname(fileURLToPath(import.meta.url)), '..', 'cli.js');
   const logFd = openSync(join(stateDir, 'server.log'), 'a');
   const args = [cli, 'serve', '--state', stateDir, ...(configFile ? ['--config', configFile] : []), ...(port ? ['--port', port] : [])];
   const child = spawn(process.execPath, args, { detached: true, stdio: ['ignore', logFd, logFd] });
   child.unref();
-  const deadline = Date.now() + SERVER_START_WAIT_MS;
+  let deadline = Date.now() + SERVER_START_WAIT_MS;
+  let exited = false;
   while (Date.now() < deadline) {
-    const now = readServerInfo(stateDir);
-    if (now && now.pid === child.pid) return now;
-    if (child.exitCode !== null) break;
+    // Ours, or, when two agents start at once, the other's: the second server refuses the state dir.
+    const now = livingServer(stateDir);
+    if (now) return now;
+    if (child.exitCode !== null && !exited) {
+      exited = true;
+      deadline = Math.min(deadline, Date.now() + SERVER_RACE_WAIT_MS);
+    }
     await new Promise((r) => setTimeout(r, 100));
   }
   throw new Error(`the forge server did not start; see ${join(stateDir, 'server.log')}`);

@@ -30,6 +30,16 @@ export type AppOptions = UwsTypes.AppOptions;
 export function closeApp(app: TemplatedApp): void {
   (app as TemplatedApp & { close(): void }).close();
 }
+/**
+ * uWS's LIBUS_LISTEN_EXCLUSIVE_PORT. Without it uWS binds with SO_REUSEPORT, so a second server
+ * started on a port already served would bind too, and the kernel would split connections between
+ * the two: half of a client's requests would meet the other server's tokens.
+ */
+const LISTEN_EXCLUSIVE_PORT = 1;
+/** Listens on `host`:`port` alone: a port something else already holds fails (`false`) instead of being shared. */
+export function listenExclusive(app: TemplatedApp, host: string, port: number, cb: (s: us_listen_socket | false) => void): void {
+  (app as unknown as { listen(h: string, p: number, o: number, c: (s: us_listen_socket | false) => void): void }).listen(host, port, LISTEN_EXCLUSIVE_PORT, cb);
+}
 export type WebSocket<T> = UwsTypes.WebSocket<T>;
 export type HttpResponse = UwsTypes.HttpResponse;
 export type HttpRequest = UwsTypes.HttpRequest;

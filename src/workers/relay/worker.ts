@@ -5,7 +5,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { reportHeap } from '../thread-heaps.js';
-import { closeApp, us_listen_socket_close, us_socket_local_port, type HttpRequest, type WebSocket, type us_listen_socket } from './uws.js';
+import { closeApp, listenExclusive, us_listen_socket_close, us_socket_local_port, type HttpRequest, type WebSocket, type us_listen_socket } from './uws.js';
 import { makeApp, misdirected, relayNames } from './app.js';
 import type { ServedNames } from './origin.js';
 import { ASSET_HEADERS, PAGE_HEADERS, isPage, writeHeaders } from './headers.js';
@@ -455,9 +455,9 @@ function stopRelay(): void {
 
 function listen(): void {
   if (stopped) return;
-  app.listen(data.host, data.port, (s) => {
+  listenExclusive(app, data.host, data.port, (s) => {
     if (!s) {
-      post({ t: 'listen_failed', message: `port ${data.port} on ${data.host} is in use or cannot be bound` });
+      post({ t: 'listen_failed', message: `port ${data.port} on ${data.host} is in use or cannot be bound; serve on another with --port N (or [server] port in forge.toml)` });
       return;
     }
     listenSocket = s;
