@@ -30,6 +30,14 @@ export class PromptMarks {
   /** When a line was last sent at the prompt whose command has not started yet (0: none). */
   private submittedAt = 0;
   private outputStart: { marker: IMarker; col: number } | null = null;
+  /**
+   * Lines scrolled since the running command last erased the screen (`clear`, ED 2 or 3, a reset),
+   * or null if it has not. An erase drops the output's start marker with the rows it was on, so the
+   * output is read from the erased screen's top, found this many rows above the screen's top now.
+   */
+  private scrolledSinceErase: number | null = null;
+  /** The running command reset the terminal (ESC c): the model's buffers are new, and the output's start marker points into the old one. */
+  private resetSinceStart = false;
   private listeners: Array<() => void> = [];
 
   constructor(private readonly model: Terminal) {
@@ -37,6 +45,18 @@ export class PromptMarks {
       this.onMark(data);
       return true;
     });
+    // Seen before the erase runs (false: the model's own handler runs next).
+    const erased = (): boolean => {
+      if (this.running) this.scrolledSinceErase = 0;
+      return false;
+    };
+    model.parser.registerCsiHandler({ final: 'J' }, (params) => (params[0] === 2 || params[0] === 3 ? erased() : false));
+    model.parser.registerEscHandler({ final: 'c' }, () => {
+      if (this.running) this.resetSinceStart = true;
+      return erased();
+    });
+    // A line scrolled in puts the screen's top at row 1 or below; the erase or reset itself moves it to 0.
+    model.onScroll((top) => { if (this.scrolledSinceErase !== null && top > 0) this.scrolledSinceErase++; });
   }
 
   /** Called after every mark; listeners re-check their own condition. */
@@ -62,6 +82,8 @@ export class PromptMarks {
     if (kind === 'C' || kind === 'A') this.submittedAt = 0;
     if (kind === 'C') {
       this.running = true;
+      this.scrolledSinceErase = null;
+      this.resetSinceStart = false;
       this.outputStart?.marker.dispose();
       const marker = this.model.registerMarker(0);
       this.outputStart = marker ? { marker, col: buf.cursorX } : null;
@@ -70,13 +92,20 @@ export class PromptMarks {
       let output = '';
       let scrolledOff = false;
       const start = this.outputStart;
-      if (start && this.running) {
+      if (start && this.running && (start.marker.isDisposed || this.resetSinceStart) && this.scrolledSinceErase !== null) {
+        // The command erased the screen: its output is what it wrote from the erased screen's top on.
+        const top = buf.baseY - this.scrolledSinceErase;
+        scrolledOff = top < 0;
+        output = textBetween(buf, Math.max(0, top), 0, buf.baseY + buf.cursorY, buf.cursorX).replace(/^\n+/, '');
+      } else if (start && this.running) {
         // Output longer than the scrollback pushed its start out of the model: keep what is left.
         scrolledOff = start.marker.isDisposed;
         output = scrolledOff
           ? textBetween(buf, 0, 0, buf.baseY + buf.cursorY, buf.cursorX)
           : textBetween(buf, start.marker.line, start.col, buf.baseY + buf.cursorY, buf.cursorX);
       }
+      this.scrolledSinceErase = null;
+      this.resetSinceStart = false;
       start?.marker.dispose();
       this.outputStart = null;
       const cut = scrolledOff || output.length > COMMAND_OUTPUT_MAX_CHARS;
