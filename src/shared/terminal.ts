@@ -59,6 +59,8 @@ export type TermServerMessage =
       /** A one-off sentence about a change, e.g. who took the keyboard. */
       notice?: string;
       handOff: TermHandOffCard | null; busy: boolean; password: boolean; exited: boolean; closed: boolean;
+      /** The shell's working directory now: the bar's title follows a `cd`. */
+      cwd?: string;
     }
   | { t: 'term_closed'; term: number; message: string }
   /**

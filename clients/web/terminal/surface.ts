@@ -139,6 +139,8 @@ export function openTerminalSurface(root: HTMLElement, conn: TerminalConn, opts:
   if (opts.renderer === 'webgl') void tryWebgl(term);
 
   let id = 0;
+  /** What the title names besides the directory, from the terminal's term_view. */
+  let view: { number: number; shell: string } | undefined;
   let role: 'holder' | 'watcher' = 'watcher';
   // Take control was pressed and the server has not answered yet. Keys typed meanwhile go out
   // behind the take on the same socket, so the server reads them as the new holder's; a person
@@ -189,11 +191,14 @@ export function openTerminalSurface(root: HTMLElement, conn: TerminalConn, opts:
     if (m.t === 'term_view') {
       if (id && m.term !== id) return;
       id = m.term;
-      setTitle(`terminal ${m.number} · ${m.shell.split('/').pop()} · ${m.cwd}`);
+      view = { number: m.number, shell: m.shell.split('/').pop() ?? m.shell };
+      setTitle(`terminal ${view.number} · ${view.shell} · ${m.cwd}`);
       if (term.cols !== m.cols || term.rows !== m.rows) term.resize(m.cols, m.rows);
       controlB.disabled = !mayControl();
       controlB.title = mayControl() ? '' : 'this link is for watching: it cannot take control';
     } else if (m.t === 'term_state' && m.term === id) {
+      // The shell's directory now: the title follows a `cd`.
+      if (m.cwd && view) setTitle(`terminal ${view.number} · ${view.shell} · ${m.cwd}`);
       role = m.role;
       // A push sent before the take was read says watcher still; the take's own answer ends it.
       if (role === 'holder' || m.closed || m.exited) taking = false;

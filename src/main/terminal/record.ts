@@ -37,11 +37,12 @@ export class TerminalRecord {
     readonly number: number,
     readonly seat: string,
     readonly shell: string,
+    /** The directory the shell started in; where it is now is `facts.cwd`. */
     readonly cwd: string,
     cols: number,
     rows: number,
   ) {
-    this.facts = { busy: false, password: false, marks: false, title: '', altScreen: false, cols, rows };
+    this.facts = { busy: false, password: false, marks: false, title: '', altScreen: false, cols, rows, cwd };
     this.opened = new Promise((resolve, reject) => { this.resolveOpened = resolve; this.rejectOpened = reject; });
     this.opened.catch(() => undefined);
   }
@@ -67,7 +68,7 @@ export class TerminalRecord {
       t: 'term_state', term: this.id, role: this.holder === viewer ? 'holder' : 'watcher', state: this.stateFor(viewer),
       ...(notice ? { notice } : {}),
       handOff: this.handOff ? { reason: this.handOff.reason, hidden: this.handOff.hidden || this.facts.password } : null,
-      busy: this.facts.busy, password: this.facts.password, exited: this.phase === 'exited', closed: this.phase === 'closed',
+      busy: this.facts.busy, password: this.facts.password, exited: this.phase === 'exited', closed: this.phase === 'closed', cwd: this.facts.cwd,
     };
   }
 

@@ -217,7 +217,7 @@ export class TerminalSurface implements Surface {
   /** Attaches `viewer`: the relay asks the worker for its repaint, and it goes live when that is sent. */
   addViewer(r: TerminalRecord, viewer: number): void {
     r.viewers.add(viewer);
-    this.hub.post({ t: 'term_watch', term: r.id, viewer, view: { number: r.number, seat: r.seat, shell: r.shell, cwd: r.cwd } });
+    this.hub.post({ t: 'term_watch', term: r.id, viewer, view: { number: r.number, seat: r.seat, shell: r.shell, cwd: r.facts.cwd } });
   }
 
   /** A fresh repaint for an attached `viewer`; it goes live again when the repaint is sent. */
@@ -276,7 +276,7 @@ export class TerminalSurface implements Surface {
         this.ended(r, m.message);
         break;
       case 'facts': {
-        const changed = m.facts.busy !== r.facts.busy || m.facts.password !== r.facts.password;
+        const changed = m.facts.busy !== r.facts.busy || m.facts.password !== r.facts.password || m.facts.cwd !== r.facts.cwd;
         r.facts = m.facts;
         if (changed) this.pushState(r);
         break;

@@ -139,7 +139,7 @@ export function registerTerminalTools(s: TerminalToolHost, server: McpServer, sc
     personHolds(r);
     const res = await s.pty.request<ScreenRead>({ t: 'read', id: r.id });
     const state = { ...res.facts, source: res.facts.marks ? 'osc133' : 'heuristic' };
-    return answerOf(`terminal ${r.number} · ${r.shell} · ${r.cwd}\n${res.text}\n[cursor ${res.cursor.y + 1}:${res.cursor.x + 1}${state.password ? ' · a password is wanted' : ''}${state.busy ? ' · a command is running' : ''}]`,
+    return answerOf(`terminal ${r.number} · ${r.shell} · ${res.facts.cwd}\n${res.text}\n[cursor ${res.cursor.y + 1}:${res.cursor.x + 1}${state.password ? ' · a password is wanted' : ''}${state.busy ? ' · a command is running' : ''}]`,
       { text: res.text, cursor: res.cursor, state });
   })));
 

@@ -31,6 +31,8 @@ export interface TermFacts {
   altScreen: boolean;
   cols: number;
   rows: number;
+  /** The shell's working directory now (read from its process at each change of facts: a `cd` shows at the next prompt). */
+  cwd: string;
 }
 
 export interface ScreenRead {

@@ -6,6 +6,7 @@
  * and further frames until the model has parsed every byte already framed, so it is exactly the
  * state the next frame continues from (its sequence number is the last frame's).
  */
+import { readlinkSync } from 'node:fs';
 import xtermHeadless from '@xterm/headless';
 import serializeAddon from '@xterm/addon-serialize';
 import nodePty from 'node-pty';
@@ -240,7 +241,14 @@ export class SeatTerminal {
       altScreen: this.model.buffer.active.type === 'alternate',
       cols: this.model.cols,
       rows: this.model.rows,
+      cwd: this.cwdNow(),
     };
+  }
+
+  /** The shell's working directory, as its process has it; where it started when that cannot be read (it has exited). */
+  private cwdNow(): string {
+    if (this.exited) return this.spec.cwd;
+    try { return readlinkSync(`/proc/${this.pty.pid}/cwd`); } catch { return this.spec.cwd; }
   }
 
   pushFacts(): void {
