@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { ForgeError, isForgeError } from '../../shared/errors.js';
-import { EVALUATE_RESULT_MAX_CHARS, EVALUATE_TIMEOUT_MS, NAVIGATION_TIMEOUT_MS, PAGE_ACTION_TIMEOUT_MS } from '../../shared/limits.js';
+import { EVALUATE_RESULT_MAX_CHARS, EVALUATE_TIMEOUT_MS, PAGE_ACTION_TIMEOUT_MS } from '../../shared/limits.js';
 import type { SessionContext, ToolAnswer } from '../mcp/context.js';
 import { isLead } from '../seat.js';
 import { inForgeWords } from './driver-errors.js';
@@ -14,6 +14,7 @@ import type { ProfileBrowser } from './profile.js';
 import { aDialog, type Tab } from './tabs.js';
 import { elementShape, targetOf } from './tools/element.js';
 import { MODULE_TOOLS } from './tools/registry.js';
+import { loadUrl } from './tools/navigation.js';
 import { takeDownloads, takeEvents } from './agent-events.js';
 import { readFile } from 'node:fs/promises';
 import { refuseUrl } from './url-policy.js';
@@ -140,7 +141,7 @@ async function tabsTool(a: Record<string, unknown>, ctx: SessionContext, p: Prof
         if (a.url) refuseUrl(a.url as string, p.urlPolicy());
         const { driver } = await p.ensure();
         const tab = await p.openTab(seat, driver);
-        if (a.url) await tab.page.goto(a.url as string, { waitUntil: 'domcontentloaded', timeout: NAVIGATION_TIMEOUT_MS }).catch((e) => { throw inForgeWords(e, tab, 'loading the address'); });
+        if (a.url) await loadUrl(tab, a.url as string).catch((e) => { throw inForgeWords(e, tab, 'loading the address'); });
         return `Opened tab ${tab.number} (${tab.pageId}), now your current tab.\n${listTabs(p, seat)}`;
       }, { allowDialog: true, allowChooser: true, leavesPage: true });
     case 'select': {

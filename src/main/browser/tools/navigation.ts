@@ -5,7 +5,7 @@
  * (a page the back/forward cache restores fires no load event again).
  */
 import { z } from 'zod';
-import type { Response } from 'playwright-core';
+import type { Frame, Response } from 'playwright-core';
 import { NAVIGATION_TIMEOUT_MS } from '../../../shared/limits.js';
 import { onTab } from './on-tab.js';
 import { pageState } from './page-state.js';
@@ -15,6 +15,39 @@ import { refuseUrl } from '../url-policy.js';
 
 /** After a history step committed, how long to give its DOM to be ready, ms: a restored page already is. */
 const BACK_DOM_READY_WAIT_MS = 5_000;
+
+/**
+ * How long a failed load's error page gets to commit before the answer, ms. Chromium commits its
+ * error page (chrome-error://) after the driver already reported the failure; a navigation the
+ * agent starts before that commit is cut short by it ("interrupted by another navigation").
+ */
+const ERROR_PAGE_COMMIT_WAIT_MS = 3_000;
+
+/**
+ * Loads `url` in `tab` until its DOM is ready. A load that fails with a network error (no such
+ * host, refused, an unsafe port) throws once the browser's error page has committed, so the
+ * agent's next navigation starts on a settled tab.
+ */
+export async function loadUrl(tab: Tab, url: string): Promise<Response | null> {
+  // Listened for from the start: the error page may commit before or after the driver reports the failure.
+  let shown!: () => void;
+  const errorPage = new Promise<void>((r) => { shown = r; });
+  const onCommit = (f: Frame): void => { if (f === tab.page.mainFrame() && f.url().startsWith('chrome-error:')) shown(); };
+  tab.page.on('framenavigated', onCommit);
+  try {
+    return await tab.page.goto(url, { waitUntil: 'domcontentloaded', timeout: NAVIGATION_TIMEOUT_MS });
+  } catch (e) {
+    // ERR_ABORTED: the load went elsewhere (a download, a navigation of the page's own); no error page follows.
+    if (/net::ERR_/.test(String(e)) && !/net::ERR_ABORTED/.test(String(e))) {
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([errorPage, new Promise<void>((r) => { timer = setTimeout(r, ERROR_PAGE_COMMIT_WAIT_MS); })]);
+      clearTimeout(timer);
+    }
+    throw e;
+  } finally {
+    tab.page.off('framenavigated', onCommit);
+  }
+}
 
 /** The lines an answer adds about the load: an HTTP error status, a page still loading. */
 async function loadNotes(tab: Tab, response: Response | null): Promise<string[]> {
@@ -33,7 +66,7 @@ export const NAVIGATION_TOOLS: ToolDef[] = [
     schema: z.object({ url: z.string().describe('The URL to open') }).strict(),
     run: (a, ctx, p) => onTab(p, ctx, 'browser_navigate', 'loading the address', async (tab) => {
       refuseUrl(a.url as string, p.urlPolicy());
-      const response = await tab.page.goto(a.url as string, { waitUntil: 'domcontentloaded', timeout: NAVIGATION_TIMEOUT_MS });
+      const response = await loadUrl(tab, a.url as string);
       // Asked of the new document at once: each is a round trip that waits on its first script.
       const [notes, state] = await Promise.all([loadNotes(tab, response), pageState(tab, true, p)]);
       return [...(notes.length ? ['### Result', ...notes] : []), state].join('\n');
