@@ -7,7 +7,7 @@
 import type { ActivityEvent } from '../../src/shared/activity.js';
 import type { Connection } from './connection.js';
 import { h } from './dom.js';
-import { seatLabel } from './terminal/words.js';
+import { seatNames } from './terminal/words.js';
 
 /** Lines the home shows: enough for the last stretch of work, few enough to read in ten seconds. */
 export const ACTIVITY_SHOWN_MAX = 100;
@@ -55,17 +55,18 @@ export class ActivityLine {
       this.filter.value = options.includes(chosen) ? chosen : ALL_SEATS;
     }
     const shown = this.events.filter((e) => this.filter.value === ALL_SEATS || e.seat === this.filter.value).slice(-ACTIVITY_SHOWN_MAX).reverse();
-    this.list.replaceChildren(...shown.map((e) => this.line(e)));
+    const names = seatNames(seats);
+    this.list.replaceChildren(...shown.map((e) => this.line(e, names(e.seat))));
     this.empty.hidden = shown.length > 0;
     this.filter.hidden = seats.length < 2;
   }
 
-  private line(e: ActivityEvent): HTMLElement {
+  private line(e: ActivityEvent, seatName: string): HTMLElement {
     // A token's name is the person's; the server's own printed link is named in brackets already.
     const who = e.by === 'agent' ? 'agent' : !e.who ? 'person' : e.who.startsWith('(') ? `person ${e.who}` : `person (${e.who})`;
     return h('li', { class: 'activity-item', 'data-seat': e.seat, 'data-by': e.by, 'data-outcome': e.outcome },
       h('time', { class: 'activity-time', datetime: new Date(e.at).toISOString() }, clock(e.at)),
-      h('span', { class: 'activity-seat', title: e.seat }, seatLabel(e.seat)),
+      h('span', { class: 'activity-seat', title: e.seat }, seatName),
       h('span', { class: 'activity-who' }, who),
       h('span', { class: 'activity-what' }, e.what),
       e.target ? h('span', { class: 'activity-target' }, e.target) : null,

@@ -12,7 +12,7 @@
 import type { TermRow } from '../../../src/shared/terminal.js';
 import { KeptElements, h, place } from '../dom.js';
 import type { SurfaceConn } from '../connection.js';
-import { seatLabel } from './words.js';
+import { seatNames } from './words.js';
 import type { SeatTerminal, TerminalSeats } from './seats.js';
 
 export { rowWords } from './words.js';
@@ -40,14 +40,14 @@ class SeatRow {
       h('span', { class: 'row-name' }, 'terminal'), h('span', { class: 'row-state' }, 'the seat has no session yet - start it first'));
   }
 
-  /** The element to show now, with its words; `first` carries `#terminal-row`, `named` shows the seat. */
-  draw(s: SeatTerminal, first: boolean, named: boolean, door: boolean): HTMLElement {
+  /** The element to show now, with its words; `first` carries `#terminal-row`, `name` is the seat's as the strip shows it ('' for none). */
+  draw(s: SeatTerminal, first: boolean, name: string, door: boolean): HTMLElement {
     const el = door ? this.button : this.note;
     const other = door ? this.note : this.button;
     other.removeAttribute('id');
     if (first) el.id = 'terminal-row'; else el.removeAttribute('id');
     if (!door) return el;
-    this.seatName.textContent = named ? seatLabel(this.seat) : '';
+    this.seatName.textContent = name;
     this.button.dataset.state = s.words;
     this.button.title = s.row ? `terminal ${s.row.number} of ${s.seat}` : `no terminal runs for ${s.seat}; raising it starts one`;
     this.name.textContent = s.row ? `terminal ${s.row.number}` : 'terminal';
@@ -80,14 +80,14 @@ export function mountTerminalRows(p: TerminalRowParts): void {
 
   p.seats.onChange(() => {
     const list = p.seats.list();
-    const named = list.length > 1;
+    const names = seatNames(list.map((s) => s.seat));
     place(p.slot, list.map((s, i) => {
       let r = rows.get(s.seat);
       if (!r) {
         r = new SeatRow(s.seat, () => { void p.seats.raise(s.seat); });
         rows.set(s.seat, r);
       }
-      return r.draw(s, i === 0, named, p.seats.raisable(s));
+      return r.draw(s, i === 0, list.length > 1 ? names(s.seat) : '', p.seats.raisable(s));
     }));
     cards.draw(p.cards, p.seats.handOffs().map((r) => ({ r, up: p.seats.of(r.seat)?.up ?? false })));
   });

@@ -13,3 +13,19 @@ export function rowWords(row: TermRow | null, holdingHere: boolean): string {
 export function seatLabel(seat: string): string {
   return seat.split('/').pop() || seat;
 }
+
+/**
+ * Short names for `seats` shown side by side: each its label, but `project/label` where two
+ * share a label (every project has a `lead`), so no two rows read the same.
+ */
+export function seatNames(seats: Iterable<string>): (seat: string) => string {
+  const byLabel = new Map<string, Set<string>>();
+  for (const s of seats) {
+    const l = seatLabel(s);
+    byLabel.set(l, (byLabel.get(l) ?? new Set()).add(s));
+  }
+  return (seat) => {
+    const l = seatLabel(seat);
+    return (byLabel.get(l)?.size ?? 0) > 1 ? seat.split('/').slice(-2).join('/') : l;
+  };
+}
