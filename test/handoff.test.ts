@@ -47,7 +47,7 @@ describe('a browser hand-off', () => {
     expect((await person.next('answered')).id).toBe(3);
     const r = await call;
     expect(r.text).toContain('The person answered Done on tab 1');
-    expect(r.text).toContain('"signed in as ada"');
+    expect(r.text).toContain('Their note: "signed in as ada". The page');
     expect(r.structured).toMatchObject({ answer: 'done', note: 'signed in as ada', page_id: pageId });
     expect(progress[0]).toMatch(/parked: the person can open the page from the strip or at http:\/\/127\.0\.0\.1:\d+\/handoff\/h\./);
     expect((await agent.call('browser_tabs', { action: 'list' })).text).not.toContain('· held');

@@ -220,7 +220,7 @@ export class BrowserHandOffs {
       const lead = (text: string): string => (restart ? `Note: ${restart}.\n${text}` : text);
       try {
         const r = await this.park(ctx, args.page_id, args.message, progress, extra.signal);
-        const said = r.note ? ` Their note: ${JSON.stringify(r.note)}` : '';
+        const said = r.note ? ` Their note: ${JSON.stringify(r.note)}.` : '';
         const left = await this.leftBehind(ctx, r.tab);
         const text = r.answer === 'done'
           ? `The person answered Done on tab ${r.tab.number} (${r.tab.pageId}).${said} ${left ? 'The page as they left it, against the page you handed them:' : 'The page is as they left it: take a browser_snapshot before going on.'}`
