@@ -1,6 +1,9 @@
 /**
- * The viewer socket: one WebSocket to /ws with the page's token, reconnected with backoff and
- * kept alive by pings. Control messages are msgpack both ways; binary frames go to whoever
+ * The viewer socket: one WebSocket to /ws, whose first message is `hello` with the page's token,
+ * reconnected with backoff and kept alive by pings. The token goes in the hello, not the URL: a
+ * token the server refuses at the URL is an HTTP 401 the page cannot read (the socket just fails,
+ * as if the network were down, and the page would reconnect for ever), while a refused hello
+ * closes the socket with the server's words (a restarted server's new link, a revoked token). Control messages are msgpack both ways; binary frames go to whoever
  * listens for their kind. Everything that depends on the socket re-subscribes on `open`.
  */
 import { applyTheme, themeChoice } from './theme.js';
@@ -45,12 +48,12 @@ export class Connection {
   private readonly binaryListeners = new Map<number, Set<Listener<ArrayBuffer>>>();
   private readonly stateListeners = new Set<Listener<LinkState>>();
 
-  constructor(private readonly url: string) {}
+  constructor(private readonly url: string, private readonly token?: string) {}
 
-  /** The socket for this page: same host, /ws, the page's token; the page's colours follow the server's `[client] theme` once it welcomes. */
+  /** The socket for this page: same host, /ws, the page's token in its hello; the page's colours follow the server's `[client] theme` once it welcomes. */
   static forPage(token: string): Connection {
     const scheme = location.protocol === 'https:' ? 'wss:' : 'ws:';
-    const conn = new Connection(`${scheme}//${location.host}/ws?token=${encodeURIComponent(token)}`);
+    const conn = new Connection(`${scheme}//${location.host}/ws`, token);
     applyTheme();
     conn.onMessage((m) => { if (m.t === 'welcome') applyTheme(themeChoice(m.theme)); });
     return conn;
@@ -111,10 +114,13 @@ export class Connection {
     ws.binaryType = 'arraybuffer';
     this.ws = ws;
     ws.onopen = () => {
+      // First, before anything that listens for `open` sends: the server reads nothing else until it.
+      if (this.token !== undefined) ws.send(encodeControl({ t: 'hello', token: this.token }));
       this.wait = RECONNECT_FIRST_MS;
       clearInterval(this.ping);
       this.ping = window.setInterval(() => this.send({ t: 'ping' }), PING_PERIOD_MS);
-      this.setState('open');
+      // With a hello, open is the server's welcome: the token was taken, and what follows may send.
+      if (this.token === undefined) this.setState('open');
     };
     ws.onmessage = (e: MessageEvent<ArrayBuffer | string>) => {
       if (typeof e.data === 'string') return;
@@ -135,6 +141,7 @@ export class Connection {
         this.mayControl = msg.mayControl !== false;
       }
       for (const cb of this.messageListeners) cb(msg);
+      if (msg.t === 'welcome') this.setState('open');
     };
     ws.onclose = (e: CloseEvent) => {
       clearInterval(this.ping);

@@ -20,7 +20,7 @@ const conn = Connection.forPage(token);
 let raised = false;
 conn.onState((st) => {
   // Once raised, the surface's own state line speaks of the connection.
-  if (!raised) note.textContent = st === 'open' ? '' : LINK_WORDS[st];
+  if (!raised) note.textContent = st === 'open' ? '' : st === 'ended' ? conn.endedReason : LINK_WORDS[st];
   if (st !== 'open' || raised) return;
   raised = true;
   void raiseTerminal(root, surfaceConn(conn, FRAME_KIND_TERMINAL), {

@@ -30,7 +30,7 @@ export const CLOSE_TOO_BIG = 1009;
 export const SENTENCES = {
   noHello: `a viewer must send its token first, within ${AUTH_DEADLINE_MS / 1000} s`,
   unauthTooBig: `a message before the token is limited to ${UNAUTH_MESSAGE_MAX_BYTES / 1024} KiB`,
-  wrongToken: 'the viewer token is wrong, expired or revoked',
+  wrongToken: 'the viewer token is wrong, expired or revoked; after a restart, open the new viewer link the server printed',
   agentKey: 'this is the agents\' key: it opens MCP only; a person opens the viewer link forge printed, or a token from forge token new',
   tooFast: `this connection sent more than ${VIEWER_MESSAGES_PER_SECOND} messages a second; it was closed`,
   revoked: 'this token was revoked or has expired',
