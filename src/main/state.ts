@@ -74,30 +74,43 @@ export function livingServer(stateDir: string): ServerInfo | undefined {
  */
 export function claimStateDir(stateDir: string): { pid: number } | undefined {
   const file = join(stateDir, SERVE_CLAIM_FILE);
-  for (let tries = 0; tries < 2; tries++) {
+  for (let tries = 0; tries < CLAIM_TRIES; tries++) {
     try {
       writeFileSync(file, `${process.pid}\n`, { flag: 'wx', mode: 0o600 });
       return undefined;
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
     }
-    const holder = Number(readFileSync(file, 'utf8').trim());
+    const holder = claimHolder(file);
+    // Empty: another server made the file and has not written its pid yet (or it just went).
+    if (holder === undefined) { Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, CLAIM_WRITE_WAIT_MS); continue; }
     if (forgeServer(holder)) return { pid: holder };
     rmSync(file, { force: true });
   }
-  const holder = Number(readFileSync(file, 'utf8').trim());
-  return { pid: holder };
+  throw new Error(`the state directory ${stateDir} could not be claimed: ${file} keeps changing; is another forge starting there?`);
+}
+
+/** The pid a claim file names, or undefined while it is empty or gone. */
+function claimHolder(file: string): number | undefined {
+  try {
+    const pid = Number.parseInt(readFileSync(file, 'utf8'), 10);
+    return Number.isInteger(pid) && pid > 0 ? pid : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** The claim file of a state dir: the pid of the server that serves it. */
 const SERVE_CLAIM_FILE = 'serve.pid';
+/** Tries at the claim before giving up: a stale claim taken over, an empty one waited for. */
+const CLAIM_TRIES = 10;
+/** How long an empty claim file gets to show its pid, ms: it is written straight after it is made. */
+const CLAIM_WRITE_WAIT_MS = 20;
 
 export function removeServerInfo(stateDir: string, pid: number): void {
   const info = readServerInfo(stateDir);
   if (info?.pid === pid) rmSync(join(stateDir, 'server.json'), { force: true });
-  let claim = NaN;
-  try { claim = Number(readFileSync(join(stateDir, SERVE_CLAIM_FILE), 'utf8').trim()); } catch { /* none */ }
-  if (claim === pid) rmSync(join(stateDir, SERVE_CLAIM_FILE), { force: true });
+  if (claimHolder(join(stateDir, SERVE_CLAIM_FILE)) === pid) rmSync(join(stateDir, SERVE_CLAIM_FILE), { force: true });
 }
 
 /** The folder holding every profile's directory (and beside each, its kept downloads). */
