@@ -53,7 +53,6 @@ async function guarded(sctx: SessionContext, tool: string, work: () => Promise<C
   }
 }
 
-/** Refuses the agent's call while its person holds the terminal (their take control, or a parked hand-off). */
 /** The words for a shell that ended under an agent's call: the terminal went with it, and what comes next. */
 function shellEnded(n: number, how: ShellExit): string {
   const name = how.signal ? Object.entries(constants.signals).find(([, v]) => v === how.signal)?.[0] : undefined;
@@ -61,6 +60,10 @@ function shellEnded(n: number, how: ShellExit): string {
   return `the shell ${why}, so terminal ${n} has ended; your next terminal call starts a fresh one`;
 }
 
+/** What an answer adds when a command's output outgrew the scrollback. */
+const CUT_WORDS = ' (the output was longer than the terminal keeps; this is its end)';
+
+/** Refuses the agent's call while its person holds the terminal (their take control, or a parked hand-off). */
 function personHolds(r: TerminalRecord): void {
   if (r.handOff) throw new ForgeError('hand_off', `terminal ${r.number} is handed off to your person ("${r.handOff.reason}"); wait for their answer`);
   if (r.holder !== null) throw new ForgeError('not_controller', `your person has the keyboard of terminal ${r.number} (they took control in forge); wait until they release it`);
@@ -128,7 +131,7 @@ export function registerTerminalTools(s: TerminalToolHost, server: McpServer, sc
       : res.timed_out
         ? `the command is still running after ${timeout_ms ?? TERMINAL_CALL_TIMEOUT_DEFAULT_MS} ms; ${res.output ? 'the screen so far:' : 'nothing on the screen from it yet'}`
         : res.exit_code === null ? `done (${res.source}: exit code unknown)` : `exit code ${res.exit_code}`;
-    const cut = res.cut ? ' (the output was longer than the terminal keeps; this is its end)' : '';
+    const cut = res.cut ? CUT_WORDS : '';
     return answerOf(`${head}${cut}${res.output ? `\n${res.output}` : ''}`, { ...res });
   })));
 
@@ -157,7 +160,7 @@ export function registerTerminalTools(s: TerminalToolHost, server: McpServer, sc
         : res.done
           ? (until === 'text' ? `"${text}" is on the screen` : `done${res.exit_code !== undefined && res.exit_code !== null ? ` (exit code ${res.exit_code})` : ''}`)
           : `not yet after ${timeout_ms ?? TERMINAL_CALL_TIMEOUT_DEFAULT_MS} ms`;
-      const cut = res.cut ? ' (the output was longer than the terminal keeps; this is its end)' : '';
+      const cut = res.cut ? CUT_WORDS : '';
       return answerOf(`${words} · source ${res.source}${cut}${res.output ? `\n${res.output}` : ''}`, { ...res, state: { source: res.source } });
     } finally {
       r.agentWaits--;
