@@ -3,7 +3,8 @@
  * reconnected with backoff and kept alive by pings. The token goes in the hello, not the URL: a
  * token the server refuses at the URL is an HTTP 401 the page cannot read (the socket just fails,
  * as if the network were down, and the page would reconnect for ever), while a refused hello
- * closes the socket with the server's words (a restarted server's new link, a revoked token). Control messages are msgpack both ways; binary frames go to whoever
+ * closes the socket with the server's words (a restarted server's new link, a revoked token).
+ * Control messages are msgpack both ways; binary frames go to whoever
  * listens for their kind. Everything that depends on the socket re-subscribes on `open`.
  */
 import { applyTheme, themeChoice } from './theme.js';
