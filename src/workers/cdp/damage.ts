@@ -14,11 +14,19 @@ interface XClient {
   require(ext: string, cb: (err: Error | null, ext: DamageExt) => void): void;
   on(ev: 'event', cb: (e: { name?: string; area?: Rect }) => void): void;
   on(ev: 'error' | 'end' | 'close', cb: (e?: Error) => void): void;
+  GetInputFocus(cb: (err: Error | null) => void): void;
   terminate?(): void;
   close?(): void;
 }
 interface DamageExt { ReportLevel: { RawRectangles: number }; Create(id: number, drawable: number, level: number): void }
 const x11 = require('x11') as { createClient(opts: { display: string }, cb: (err: Error | null, d: XDisplay) => void): XClient };
+
+/**
+ * Longest caughtUp waits for the X server's reply, ms: a display that died or hangs must not hold
+ * a placement for ever (its loss is reported on its own). Past it the placement goes on, as
+ * before this wait: only a first picture's judgement of what is paint can then be wrong.
+ */
+export const CAUGHT_UP_WAIT_MS = 1000;
 
 export class DamageWatch {
   private constructor(private readonly client: XClient) {}
@@ -41,6 +49,21 @@ export class DamageWatch {
       });
       client.on('error', (e) => { if (!settled) { settled = true; reject(e ?? new Error('X connection failed')); } else onLost(String(e)); });
       client.on('end', () => { if (settled) onLost('the display closed'); });
+    });
+  }
+
+  /**
+   * Resolves once every damage event the X server made before now has been handed to `onDamage`:
+   * a round trip on this connection, whose reply the server sends after those events. Damage is
+   * stamped when it is read, and on a loaded machine the X server carries out a window's move
+   * late (and the worker reads its damage late): a caller that takes its time after this has that
+   * damage before its time, never after.
+   */
+  caughtUp(): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(resolve, CAUGHT_UP_WAIT_MS);
+      const done = (): void => { clearTimeout(timer); resolve(); };
+      try { this.client.GetInputFocus(done); } catch { done(); }
     });
   }
 

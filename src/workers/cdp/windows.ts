@@ -84,7 +84,12 @@ export class WindowPlacer {
   /** Windows whose page was last laid out narrower by emulation, by target id. */
   private readonly emulated = new Set<string>();
 
-  constructor(private readonly cdp: CdpConnection) {}
+  /**
+   * `caughtUp` resolves once all damage the screen made before the call has been read: a moved
+   * window's first paint is counted from a time taken after it, so the move's own damage, read
+   * late on a busy host, is never taken for the page's paint.
+   */
+  constructor(private readonly cdp: CdpConnection, private readonly caughtUp: () => Promise<void> = async () => undefined) {}
 
   async windowOf(targetId: string): Promise<{ windowId: number; bounds: Bounds }> {
     return this.cdp.send<{ windowId: number; bounds: Bounds }>('Browser.getWindowForTarget', { targetId });
@@ -133,6 +138,7 @@ export class WindowPlacer {
    * answers the time from which the screen's paint is that frame or later.
    */
   private async nextFrame(sessionId: string): Promise<number> {
+    await this.caughtUp();
     const from = performance.now();
     const frame = this.cdp.send('Runtime.evaluate', {
       expression: 'new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(0))))',

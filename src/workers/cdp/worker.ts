@@ -33,10 +33,10 @@ const capture = new HostCapture(ring, fb, (f, t) => {
   }
 }, (heldBytes) => post({ t: 'ring', heldBytes }));
 const cdp = await CdpConnection.connect(data.wsEndpoint);
-const windows = new WindowPlacer(cdp);
+const damage = await DamageWatch.open(data.display, (r) => capture.damage(r), (why) => post({ t: 'error', message: `the display's damage stream ended: ${why}` }));
+const windows = new WindowPlacer(cdp, () => damage.caughtUp());
 /** Flat CDP sessions of the page targets we placed, by targetId. */
 const sessions = new Map<string, string>();
-const damage = await DamageWatch.open(data.display, (r) => capture.damage(r), (why) => post({ t: 'error', message: `the display's damage stream ended: ${why}` }));
 // Without XTest a select's list can still be driven with the keys; the pipeline says so when it starts.
 const popups = await PopupWindows.open(data.display, (open) => post({ t: 'popups', open })).catch((e: Error) => e);
 
