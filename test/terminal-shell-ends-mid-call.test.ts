@@ -52,8 +52,12 @@ describe('a shell that ends under an agent\'s call', () => {
     expect(res.text).toMatch(/^the shell exited \(exit code 4\)/);
   });
 
-  it('a wait for text on a shell that is killed names the signal that ended it', async () => {
+  it('a wait for text on a shell that is killed names the signal that ended it, in the words its viewer is told too', async ({ forge }) => {
     await agent.call('terminal__run', { command: 'echo ready' });
+    const { Viewer } = await import('./helpers/term-viewer.js');
+    const v = await Viewer.open(forge.info);
+    v.send({ t: 'term_attach', seat: SEAT, cols: 80, rows: 24 });
+    await v.until(() => v.message('term_view'), 10_000, 'term_view');
     await agent.call('terminal__write', { text: '(sleep 0.5; kill -KILL $$) &', keys: ['Enter'] });
     const res = await agent.call('terminal__wait', { until: 'text', text: 'text-that-never-shows', timeout_ms: LONG_MS });
     expect(res.isError, res.text).toBeFalsy();
@@ -61,6 +65,9 @@ describe('a shell that ends under an agent\'s call', () => {
     expect(s.shell_exited?.signal).toBe(9);
     expect(s.exit_code).toBeNull();
     expect(res.text).toMatch(/^the shell was killed by signal 9 \(SIGKILL\), so terminal \d+ has ended/);
+    const closed = await v.until(() => v.message('term_closed'), 10_000, 'term_closed');
+    expect(closed.message).toMatch(/^the shell was killed by signal 9 \(SIGKILL\)/);
+    v.close();
   });
 
   it('a wait until done after a run that timed out gives the command\'s output and exit code', async () => {

@@ -20,6 +20,7 @@ import { PtyLink } from './pty-link.js';
 import { TerminalRecord } from './record.js';
 import { attachTerminalViewers } from './viewer-messages.js';
 import { registerTerminalTools } from './tools.js';
+import { shellEndWords } from './shell-end.js';
 
 /** Size of a terminal opened by an agent before any viewer gave one, cells. */
 export const DEFAULT_COLS = 120;
@@ -284,7 +285,7 @@ export class TerminalSurface implements Surface {
       case 'exited':
         if (r.phase === 'closed') { this.forget(r); return; }
         r.phase = 'exited';
-        this.ended(r, `the shell exited (exit code ${m.code}${m.signal ? `, signal ${m.signal}` : ''})`);
+        this.ended(r, shellEndWords(m));
         this.exited.set(r.seat, r);
         this.forget(r);
         break;

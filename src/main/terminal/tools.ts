@@ -6,7 +6,6 @@
  * the person types is theirs, and a hand-off hands the agent its ending, not the screen. A call
  * already running when the person takes control runs on to its end.
  */
-import { constants } from 'node:os';
 import { z } from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -15,6 +14,7 @@ import { ForgeError, isForgeError } from '../../shared/errors.js';
 import { TERM_STATE } from '../../shared/terminal.js';
 import type { RunResult, ScreenRead, ShellExit, WaitResult } from '../../workers/pty/protocol.js';
 import type { PtyLink } from './pty-link.js';
+import { shellEndWords } from './shell-end.js';
 import type { TerminalRecord } from './record.js';
 
 /** What the terminal tools need of the terminal surface: the seat's terminal, its shell, and the pushes its viewers get. */
@@ -55,9 +55,7 @@ async function guarded(sctx: SessionContext, tool: string, work: () => Promise<C
 
 /** The words for a shell that ended under an agent's call: the terminal went with it, and what comes next. */
 function shellEnded(n: number, how: ShellExit): string {
-  const name = how.signal ? Object.entries(constants.signals).find(([, v]) => v === how.signal)?.[0] : undefined;
-  const why = how.signal ? `was killed by signal ${how.signal}${name ? ` (${name})` : ''}` : `exited (exit code ${how.code})`;
-  return `the shell ${why}, so terminal ${n} has ended; your next terminal call starts a fresh one`;
+  return `${shellEndWords(how)}, so terminal ${n} has ended; your next terminal call starts a fresh one`;
 }
 
 /** What an answer adds when a command's output outgrew the scrollback. */
