@@ -88,3 +88,15 @@ describe('the requests of a page are kept for the agent', () => {
     expect(none.text).toContain('take browser_network_requests for the numbers');
   });
 });
+
+describe('an empty list says so and ends there', () => {
+  it('no console message and no request shown each end the count line with a full stop, not a colon over nothing', async () => {
+    await a.call('browser_navigate', { url: `${pages.origin}/other` });
+    const errors = await a.call('browser_console_messages', { level: 'error' });
+    expect(errors.text).toMatch(/; 0 at level error or more severe\.\n/);
+    const requests = await a.call('browser_network_requests', { filter: 'no-such-address' });
+    expect(requests.text).toMatch(/; 0 shown \(successful static resources left out; static: true lists them\)\.\n/);
+    const some = await a.call('browser_console_messages');
+    expect(some.text).toMatch(/1 at level info or more severe:\n.*on the other page/);
+  });
+});

@@ -24,7 +24,7 @@ export const CONSOLE_TOOLS: ToolDef[] = [
       const shown = scope.filter((m) => LEVELS.indexOf(m.level) <= upTo);
       const errors = scope.filter((m) => m.level === 'error').length;
       const warnings = scope.filter((m) => m.level === 'warning').length;
-      const lines = ['### Result', `${scope.length} message${scope.length === 1 ? '' : 's'} ${a.all ? 'since the tab opened' : 'since the last navigation'} (errors: ${errors}, warnings: ${warnings}); ${shown.length} at level ${LEVELS[upTo]} or more severe:`];
+      const lines = ['### Result', `${scope.length} message${scope.length === 1 ? '' : 's'} ${a.all ? 'since the tab opened' : 'since the last navigation'} (errors: ${errors}, warnings: ${warnings}); ${shown.length} at level ${LEVELS[upTo]} or more severe${shown.length ? ':' : '.'}`];
       for (const m of shown) lines.push(consoleLine(m));
       if (a.all && r.consoleDropped) lines.push(`(${r.consoleDropped} older message${r.consoleDropped === 1 ? ' was' : 's were'} dropped: a tab keeps its last ${CONSOLE_MESSAGES_PER_TAB_MAX})`);
       lines.push(header(tab));

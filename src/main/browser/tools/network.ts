@@ -89,7 +89,7 @@ export const NETWORK_TOOLS: ToolDef[] = [
         lines.push(`${i + 1}. [${e.method}] ${e.url} => [${s.line}] (${e.type})`);
       });
       const shown = lines.length - 1;
-      lines.splice(1, 0, `${all.length} request${all.length === 1 ? '' : 's'} since the page loaded; ${shown} shown${a.static ? '' : ' (successful static resources left out; static: true lists them)'}:`);
+      lines.splice(1, 0, `${all.length} request${all.length === 1 ? '' : 's'} since the page loaded; ${shown} shown${a.static ? '' : ' (successful static resources left out; static: true lists them)'}${shown ? ':' : '.'}`);
       const dropped = recordsOf(tab).requestsDropped;
       if (dropped) lines.push(`(${dropped} older request${dropped === 1 ? ' was' : 's were'} dropped: a tab keeps its last ${NETWORK_REQUESTS_PER_TAB_MAX})`);
       lines.push(header(tab));
