@@ -15,6 +15,7 @@ const it = toolPagesTest({}, {
   '/slow-image': '<html><head><title>Mostly there</title></head><body><h1>Usable</h1><img src="/never.png" alt="never"></body></html>',
   '/never.png': 'hang',
   '/pay': { status: 402, body: '<html><head><title>Pay first</title></head><body><h1>Payment required</h1></body></html>' },
+  '/untitled': '<html><body>no title here</body></html>',
   '/broken': { status: 500, body: '<html><head><title>Oops</title></head><body>server fell over</body></html>' },
 });
 
@@ -66,5 +67,13 @@ describe('navigation answers once the page is usable', () => {
     const r = await a.call('browser_navigate', { url: `${pages.origin}/second` });
     expect(r.text).not.toContain('HTTP status');
     expect(r.text).not.toContain('still loading');
+  });
+});
+
+describe('the tab list', () => {
+  it('names a page with no title as untitled and gives its address once, not its address as its title', async () => {
+    await a.call('browser_navigate', { url: `${pages.origin}/untitled` });
+    const list = (await a.call('browser_tabs', { action: 'list' })).text;
+    expect(list).toContain(`(current) (no title) · ${pages.origin}/untitled · page p-`);
   });
 });

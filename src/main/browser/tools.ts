@@ -170,7 +170,9 @@ function listTabs(p: ProfileBrowser, seat: string): string {
     const row = p.tabs.row(t, p.seatInUse);
     const dialog = (row.dialog ? ` · ${row.dialog.kind} waiting` : '') + (t.fileChooser && t.owner === seat ? ' · file chooser waiting' : '') + (t.unloaded ? ' · unloaded (to save memory; its next call reloads it)' : '');
     if (t.owner === seat) {
-      lines.push(`- ${t.number}:${t === cur ? ' (current)' : ''} ${row.title || row.url || 'about:blank'} · ${row.url} · page ${t.pageId} · owner ${seat} · ${row.state}${dialog}`);
+      // A page with no title yet is titled with its address by Chromium: said once, not twice.
+      const title = row.title && row.title !== row.url ? row.title : '(no title)';
+      lines.push(`- ${t.number}:${t === cur ? ' (current)' : ''} ${title} · ${row.url || 'about:blank'} · page ${t.pageId} · owner ${seat} · ${row.state}${dialog}`);
     } else {
       lines.push(`- ${t.number}: owner ${t.owner ?? '(the host\'s boot tab, free to adopt)'} · ${row.state}${dialog}`);
     }
