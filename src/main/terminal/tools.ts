@@ -104,7 +104,7 @@ export function registerTerminalTools(s: TerminalToolHost, server: McpServer, sc
   };
 
   server.registerTool('terminal__write', {
-    description: 'Type into your terminal: `text` as typed (no Enter added), then `keys`, named keys such as Enter, Tab, Escape, Up, Ctrl-C, Ctrl-D.',
+    description: 'Type into your terminal: `text` as typed (no Enter added), then `keys`, named keys such as Enter, Tab, Escape, Up, Ctrl-C, Ctrl-D (C-c, M-b and ^C are taken too).',
     inputSchema: z.object({ text: z.string().max(TERMINAL_WRITE_MAX_CHARS).optional(), keys: z.array(z.string()).max(64).optional() }).strict(),
   }, ({ text, keys }) => guarded(sctx, 'terminal__write', async () => {
     if (!text && !keys?.length) throw new ForgeError('bad_request', 'terminal__write needs `text`, `keys`, or both');

@@ -13,16 +13,27 @@ const PLAIN: Record<string, string> = {
 
 const CURSOR: Record<string, string> = { up: 'A', down: 'B', right: 'C', left: 'D', home: 'H', end: 'F' };
 
-/** The bytes for one named key such as `Enter`, `Ctrl-C`, `Alt-b`, `Shift-Tab`, `Up`. */
+/** Modifier names, lower case: the spelled-out ones, and tmux's and Emacs's letters (`C-c`, `M-b`, `S-Tab`). */
+const MODIFIERS: Record<string, 'ctrl' | 'alt' | 'shift'> = {
+  ctrl: 'ctrl', control: 'ctrl', c: 'ctrl', alt: 'alt', meta: 'alt', m: 'alt', shift: 'shift', s: 'shift',
+};
+
+/**
+ * The bytes for one named key such as `Enter`, `Ctrl-C`, `Alt-b`, `Shift-Tab`, `Up`; also as
+ * tmux and Emacs write them (`C-c`, `M-b`) and in caret notation (`^C`).
+ */
 export function encodeKey(name: string, appCursor: boolean): string {
-  const parts = name.trim().split(/[-+](?=.)/);
+  const caret = /^\^(.)$/.exec(name.trim());
+  const parts = caret ? ['ctrl', caret[1]!] : name.trim().split(/[-+](?=.)/);
   let key = parts.pop() ?? '';
-  const mods = new Set(parts.map((p) => p.toLowerCase()));
-  for (const m of mods) {
-    if (!['ctrl', 'control', 'alt', 'meta', 'shift'].includes(m)) throw unknown(name);
+  const mods = new Set<string>();
+  for (const p of parts) {
+    const m = MODIFIERS[p.toLowerCase()];
+    if (!m) throw unknown(name);
+    mods.add(m);
   }
-  const ctrl = mods.has('ctrl') || mods.has('control');
-  const alt = mods.has('alt') || mods.has('meta');
+  const ctrl = mods.has('ctrl');
+  const alt = mods.has('alt');
   const shift = mods.has('shift');
   const lower = key.toLowerCase();
   let out: string;
