@@ -44,6 +44,7 @@ describe('refused addresses', () => {
     ['chrome://inspect', () => 'chrome://inspect', /^forge does not open chrome: URLs/],
     ['devtools://devtools/bundled/inspector.html', () => 'devtools://devtools/bundled/inspector.html', /^forge does not open devtools: URLs/],
     ['about:settings', () => 'about:settings', /^forge does not open about:settings/],
+    ['javascript:alert(1)', () => 'javascript:alert(1)', /^forge does not open javascript: URLs: they are scripts, not addresses; run a script on the page with browser_evaluate$/],
     ['the host\'s CDP endpoint', () => `http://127.0.0.1:${cdpPort}/json/version`, /^forge does not open the browser host's own DevTools endpoint \(port \d+\): it is forge's alone$/],
     ['the CDP endpoint by another name', () => `http://localhost:${cdpPort}/json/list`, /^forge does not open the browser host's own DevTools endpoint/],
   ];

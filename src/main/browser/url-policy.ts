@@ -29,6 +29,8 @@ export function urlRefusal(raw: string, policy: UrlPolicy): string | undefined {
   try { url = new URL(raw.trim()); } catch { return undefined; } // not a URL: the navigation itself says so
   const scheme = url.protocol.toLowerCase();
   if (scheme === 'file:') return policy.allowFileUrls ? undefined : FILE_URL_REFUSAL;
+  // Not an address: Chromium runs it in whatever page the tab shows, and the navigation fails.
+  if (scheme === 'javascript:') return 'forge does not open javascript: URLs: they are scripts, not addresses; run a script on the page with browser_evaluate';
   if (BROWSER_SCHEMES.includes(scheme)) return `forge does not open ${scheme} URLs: the browser's own pages and tools are not opened in the shared browser`;
   // about:blank is a blank page; other about: names are the browser's own pages (about:settings is chrome://settings).
   if (scheme === 'about:' && url.pathname !== 'blank') return `forge does not open ${url.href}: of about: pages only about:blank is opened in the shared browser`;
