@@ -76,4 +76,14 @@ describe('the tab list', () => {
     const list = (await a.call('browser_tabs', { action: 'list' })).text;
     expect(list).toContain(`(current) (no title) · ${pages.origin}/untitled · page p-`);
   });
+
+  it('shows a long data: URL by its start and length, on the page line and in the list, and the tab holds it whole', async () => {
+    const url = `data:text/html,<title>Inline</title>${'<p>filler paragraph</p>'.repeat(40)}`;
+    const r = await a.call('browser_navigate', { url });
+    const cut = `${url.slice(0, 100)}… (a data: URL of ${url.length} characters)`;
+    expect(r.text).toContain(`· Inline · ${cut}\n`);
+    expect(r.text).not.toContain(url);
+    expect((await a.call('browser_tabs', { action: 'list' })).text).toContain(`(current) Inline · ${cut} · page p-`);
+    expect((await a.call('browser_evaluate', { function: '() => location.href.length' })).text).toContain(String(url.length));
+  });
 });

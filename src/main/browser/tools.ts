@@ -21,7 +21,7 @@ import { refuseUrl } from './url-policy.js';
 import type { AgentCap } from './tools/caps.js';
 import { SeatFiles, mimeOf, type FileLink } from './tools/seat-files.js';
 import { onTab } from './tools/on-tab.js';
-import { pageState } from './tools/page-state.js';
+import { pageState, shownUrl } from './tools/page-state.js';
 import { actionAnswer } from './tools/pointer.js';
 import type { ToolDef, ToolHost } from './tools/tool-def.js';
 import { answerDialog } from './tools/dialog-answer.js';
@@ -172,7 +172,7 @@ function listTabs(p: ProfileBrowser, seat: string): string {
     if (t.owner === seat) {
       // A page with no title yet is titled with its address by Chromium: said once, not twice.
       const title = row.title && row.title !== row.url ? row.title : '(no title)';
-      lines.push(`- ${t.number}:${t === cur ? ' (current)' : ''} ${title} · ${row.url || 'about:blank'} · page ${t.pageId} · owner ${seat} · ${row.state}${dialog}`);
+      lines.push(`- ${t.number}:${t === cur ? ' (current)' : ''} ${title} · ${shownUrl(row.url) || 'about:blank'} · page ${t.pageId} · owner ${seat} · ${row.state}${dialog}`);
     } else {
       lines.push(`- ${t.number}: owner ${t.owner ?? '(the host\'s boot tab, free to adopt)'} · ${row.state}${dialog}`);
     }

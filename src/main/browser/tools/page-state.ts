@@ -20,7 +20,20 @@ export async function snapshotOf(tab: Tab, target?: string, depth?: number, boxe
 export function header(tab: Tab): string {
   let url = '';
   try { url = tab.page.url(); } catch { /* closed */ }
-  return `- Page: tab ${tab.number} (${tab.pageId}) · ${tab.title || '(no title)'} · ${url}`;
+  return `- Page: tab ${tab.number} (${tab.pageId}) · ${tab.title || '(no title)'} · ${shownUrl(url)}`;
+}
+
+/**
+ * Longest data: URL a page line shows whole, characters: past it only its start and its length
+ * are shown. The page's own content, written again on every answer, would be most of the answer
+ * (a form of a few fields is 1,000 characters) and tell the agent nothing the snapshot does not.
+ */
+export const DATA_URL_SHOWN_CHARS = 100;
+
+/** An address as a page line shows it: a long data: URL cut to its start and length. */
+export function shownUrl(url: string): string {
+  if (!url.startsWith('data:') || url.length <= DATA_URL_SHOWN_CHARS) return url;
+  return `${url.slice(0, DATA_URL_SHOWN_CHARS)}… (a data: URL of ${url.length} characters)`;
 }
 
 /** Which document the page shows: its time origin, new with every document (a history push keeps it). */
