@@ -71,6 +71,20 @@ describe('forms are filled as an agent asks, and read back so', () => {
     expect(await values()).toMatchObject({ name: 'Ada Lovelace', volume: '70' });
   });
 
+  it('a field that cannot take its value is named in the error, with the fields before it filled and the rest not', async () => {
+    const snap = (await a.call('browser_snapshot')).text;
+    const r = await a.call('browser_fill_form', {
+      fields: [
+        { name: 'Full name', type: 'textbox', target: refOf(snap, 'textbox', 'Full name'), value: 'Grace Hopper' },
+        { name: 'I agree', type: 'combobox', target: refOf(snap, 'checkbox', 'I agree'), value: 'yes' },
+        { name: 'Volume', type: 'slider', target: refOf(snap, 'slider', 'Volume'), value: '30' },
+      ],
+    });
+    expect(r.isError).toBe(true);
+    expect(r.text).toMatch(/^filling field 2 of 3, "I agree" \(a combobox\) on tab \d+ \(p-[0-9a-f]+\) failed: .*select.*; field 1 was filled, the rest were not$/);
+    expect(await values()).toMatchObject({ name: 'Grace Hopper', volume: '70' });
+  });
+
   it('select_option selects by value or by text, several in a multiple select', async () => {
     const snap = (await a.call('browser_snapshot')).text;
     const r = await a.call('browser_select_option', { element: 'Toppings', target: refOf(snap, 'listbox', 'Toppings'), values: ['ham', 'Kale'] });

@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { ForgeError } from '../../../shared/errors.js';
 import { PAGE_ACTION_TIMEOUT_MS } from '../../../shared/limits.js';
+import { inForgeWords } from '../driver-errors.js';
 import { locate } from '../locate.js';
 import { onTab } from './on-tab.js';
 import type { ToolDef } from './tool-def.js';
@@ -70,17 +71,29 @@ export const FORM_TOOLS: ToolDef[] = [
       const located = fields.map((f, i) => ({ f, loc: (asked[i] as PromiseFulfilledResult<Awaited<ReturnType<typeof locate>>>).value }));
       const opts = { timeout: PAGE_ACTION_TIMEOUT_MS };
       return actionAnswer(p, tab, 'form filling', async () => {
-        for (const { f, loc } of located) {
-          switch (f.type) {
-            case 'textbox': case 'slider': await loc.fill(f.value, opts); break;
-            case 'checkbox': case 'radio': await loc.setChecked(checked(f), opts); break;
-            case 'combobox': await loc.selectOption(f.value, opts); break;
+        for (const [i, { f, loc }] of located.entries()) {
+          try {
+            switch (f.type) {
+              case 'textbox': case 'slider': await loc.fill(f.value, opts); break;
+              case 'checkbox': case 'radio': await loc.setChecked(checked(f), opts); break;
+              case 'combobox': await loc.selectOption(f.value, opts); break;
+            }
+          } catch (e) {
+            // Which field failed, and what the form holds now: the fields before it are filled.
+            const err = inForgeWords(e, tab, `filling field ${i + 1} of ${located.length}, "${f.name}" (a ${f.type})`);
+            throw new ForgeError(err.kind, `${err.message}; ${filledBefore(i)}`);
           }
         }
       });
     }),
   },
 ];
+
+/** What a form holds when field `i` (from 0) failed. */
+function filledBefore(i: number): string {
+  if (i === 0) return 'no field was filled';
+  return `${i === 1 ? 'field 1 was' : `fields 1 to ${i} were`} filled, the rest were not`;
+}
 
 function checked(f: { name: string; value: string }): boolean {
   const v = f.value.trim().toLowerCase();
