@@ -12,11 +12,20 @@ import { survivors, RUN_TAG_VAR } from './helpers/processes.js';
 
 /** This run's own temp dir: tests, servers, shells and browsers the suite starts inherit it as TMPDIR. */
 let runTmp = '';
+/**
+ * This run's own home directory, empty: the shells the suite starts read no rc file of the
+ * machine's user. A machine's ~/.bashrc can run `pyenv rehash`, whose lock file a shell killed
+ * while starting leaves behind, and from then on every bash waits 60 s for it: one test's kill
+ * would hold every later terminal test. The suite's shells are forge's and the tests' alone.
+ */
+let runHome = '';
 
 export async function setup(): Promise<void> {
   // Tag this run: servers and hosts the tests start inherit it (see helpers/processes.ts).
   process.env[RUN_TAG_VAR] ??= randomUUID();
   // A short name: a host's temp dir under a test's state dir under it must fit a Unix socket path.
+  runHome = mkdtempSync(join(tmpdir(), 'forge-test-home-'));
+  process.env.HOME = runHome;
   runTmp = mkdtempSync(join(tmpdir(), 'fs-'));
   process.env.TMPDIR = runTmp;
   execFileSync(process.execPath, ['scripts/build.mjs'], { stdio: 'inherit' });
@@ -28,6 +37,7 @@ export async function teardown(): Promise<void> {
   let leftFiles: string[] = [];
   try { leftFiles = readdirSync(runTmp); } catch { /* none made */ }
   rmSync(runTmp, { recursive: true, force: true });
+  rmSync(runHome, { recursive: true, force: true });
   // vitest reports a teardown's error but keeps the run's exit code: the run fails by this.
   if (left.length || leftFiles.length) process.exitCode = 1;
   if (left.length) {
