@@ -102,7 +102,10 @@ describe('the terminal surface in the web client', () => {
     await page.keyboard.press('Control+Z');
     await expect.poll(() => pageScreen(page), { timeout: 10_000 }).toMatch(/Stopped.*sleep 4141/);
     await promptOnPage(page);
-    await page.keyboard.type('kill %1');
+    // A stopped job takes the TERM once continued; bash reports its end at a later prompt.
+    await page.keyboard.type('kill %1; kill -CONT %1');
+    await page.keyboard.press('Enter');
+    await page.keyboard.type('true');
     await page.keyboard.press('Enter');
     await expect.poll(() => pageScreen(page), { timeout: 10_000 }).toMatch(/Terminated.*sleep 4141/);
     // Ctrl-L clears the screen: what was on it is gone from the visible screen.
