@@ -46,6 +46,10 @@ interface HandOff {
   openedAt?: number;
   lastBeat?: number;
   settle: (a: { answer: HandOffAnswer; note: string }) => void;
+  /** Whether the call that parked it is gone (its session ended): its answer would reach nobody. */
+  orphaned: () => boolean;
+  /** Ends the ask unanswered: a newer ask on its tab takes its place. */
+  withdraw: () => void;
 }
 
 /** `linkKey`: this process's private key, signing its links. `node`: this node's name on a cluster, which its hand-offs' ids carry so that their links open on every node. */
@@ -154,14 +158,26 @@ export class BrowserHandOffs {
       const tabs = own.length ? own.map((t) => `tab ${t.number} (${t.pageId}) ${t.title || t.page.url()}`).join('; ') : 'you have no tab open';
       throw new ForgeError('tab_not_open', `the page ${pageId} is not one of your tabs; hand off one of them by its page id as browser_tabs prints it — ${tabs}`);
     }
+    // One ask per tab: a call still waiting on this tab keeps it; an ask whose call is gone gives way.
+    for (const other of [...this.asks.values()]) {
+      if (other.profileKey !== p.key || other.pageId !== pageId) continue;
+      if (!other.orphaned()) {
+        throw new ForgeError('hand_off', `tab ${tab.number} (${pageId}) already waits on a hand-off you asked (${JSON.stringify(clip(other.message))}); its answer comes to that call, so wait for it rather than asking twice`);
+      }
+      other.withdraw();
+    }
     // The page as the agent hands it over: the answer says what the person changed since.
     await p.call(seat, 'browser_hand_off', (t) => pageState(t, true, p), { tab, allowChooser: true }).catch(() => undefined);
     const random = randomBytes(5).toString('hex');
     const id = this.deps.node === undefined ? `ho-${random}` : `ho-${random}-${this.deps.node}`;
     const { token, exp } = signLink(this.deps.linkKey, id);
     let settle!: HandOff['settle'];
-    const answered = new Promise<{ answer: HandOffAnswer; note: string }>((r) => { settle = r; });
-    const h: HandOff = { id, seat, profileKey: p.key, pageId, tabNumber: tab.number, message, link: `${this.deps.baseUrl()}/handoff/${token}`, linkExp: exp, settle };
+    let withdraw!: HandOff['withdraw'];
+    const answered = new Promise<{ answer: HandOffAnswer; note: string }>((r, reject) => {
+      settle = r;
+      withdraw = () => reject(new ForgeError('hand_off', 'a newer hand-off of the same tab took the place of this one'));
+    });
+    const h: HandOff = { id, seat, profileKey: p.key, pageId, tabNumber: tab.number, message, link: `${this.deps.baseUrl()}/handoff/${token}`, linkExp: exp, settle, withdraw, orphaned: () => ctx.ended === true };
     this.asks.set(id, h);
     this.hold(h, true);
     this.push();
