@@ -7,7 +7,9 @@
  * the viewer's socket: the bench decodes each picture to check it (sharp takes 20-60 ms for a
  * 1280x720 WebP here, a browser's decoder a few), but that decode is not counted.
  * The page turns its whole background black or white on each trusted pointerdown and keydown,
- * so the first picture whose centre changed is the answer. The last line printed is one JSON object.
+ * so the first picture whose centre changed is the answer. Then a person opening the page:
+ * forge's viewer attaching to the tab nobody else watches, against the screencast started anew,
+ * each timed to its first picture's arrival (`open_ms`). The last line printed is one JSON object.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -34,6 +36,10 @@ const W = 1280;
 const H = 720;
 const CX = W / 2;
 const CY = H / 2;
+/** Opens of the page per path, each timed to its first picture. */
+const OPEN_ROUNDS = Math.max(5, Math.round(ROUNDS / 3));
+/** Quiet between a close and the next open, ms: forge parks the unwatched tab's window meanwhile. */
+const OPEN_SETTLE_MS = 300;
 /** Screencast JPEG quality, as the frames bench uses. */
 const SCREENCAST_JPEG_QUALITY = 80;
 
@@ -112,8 +118,23 @@ async function forgePath(port: number, token: string): Promise<{ path: Path; clo
   };
 }
 
+/** A person opening the tab: a new viewer's attach, timed to the arrival of the first picture. */
+async function forgeOpen(port: number, token: string): Promise<number> {
+  const ws = new WebSocket(`ws://127.0.0.1:${port}/ws?token=${token}`);
+  await new Promise<void>((resolve, reject) => { ws.once('open', () => resolve()); ws.once('error', reject); });
+  const t0 = performance.now();
+  const first = new Promise<number>((r) => {
+    ws.on('message', (data: Buffer, binary: boolean) => { if (binary && data[0] === FRAME_KIND_BROWSER) r(performance.now() - t0); });
+  });
+  ws.send(encodeControl({ t: 'attach', w: W, h: H }));
+  const ms = await Promise.race([first, sleep(ANSWER_TIMEOUT_MS).then(() => NaN)]);
+  ws.close();
+  await sleep(OPEN_SETTLE_MS);
+  return ms;
+}
+
 /** The same page in a host of the bench's own, watched through CDP's screencast and driven with CDP input. */
-async function screencastPath(url: string): Promise<{ path: Path; close: () => Promise<void> }> {
+async function screencastPath(url: string): Promise<{ path: Path; reopen: () => Promise<number>; close: () => Promise<void> }> {
   const profileDir = mkdtempSync(join(tmpdir(), 'forge-bench-input-'));
   const host = new BrowserHost({ profileKey: 'bench/input', profileDir });
   await host.start();
@@ -140,7 +161,20 @@ async function screencastPath(url: string): Promise<{ path: Path; close: () => P
   await cdp.send('Page.startScreencast', { format: 'jpeg', quality: SCREENCAST_JPEG_QUALITY, maxWidth: W, maxHeight: H, everyNthFrame: 1 }, sessionId);
   const mouse = (type: string): void => { void cdp.send('Input.dispatchMouseEvent', { type, x: CX, y: CY, button: 'left', buttons: type === 'mousePressed' ? 1 : 0, clickCount: 1 }, sessionId); };
   const key = (type: string): void => { void cdp.send('Input.dispatchKeyEvent', { type, key: 'a', code: 'KeyA', windowsVirtualKeyCode: 65, ...(type === 'keyDown' ? { text: 'a' } : {}) }, sessionId); };
+  /** A person opening the page: the screencast started anew, timed to its first picture's arrival. */
+  const reopen = async (): Promise<number> => {
+    await cdp.send('Page.stopScreencast', {}, sessionId);
+    await sleep(OPEN_SETTLE_MS);
+    const t0 = performance.now();
+    let off: (at: number) => void = () => undefined;
+    const first = new Promise<number>((r) => { off = (at) => r(at - t0); listeners.add(off); });
+    await cdp.send('Page.startScreencast', { format: 'jpeg', quality: SCREENCAST_JPEG_QUALITY, maxWidth: W, maxHeight: H, everyNthFrame: 1 }, sessionId);
+    const ms = await Promise.race([first, sleep(ANSWER_TIMEOUT_MS).then(() => NaN)]);
+    listeners.delete(off);
+    return ms;
+  };
   return {
+    reopen,
     path: {
       name: 'screencast',
       white: () => white,
@@ -193,7 +227,7 @@ log('starting forge and a host of the bench\'s own…');
 const forge = await startForge(root, 'default/bench/input');
 const sc = await screencastPath(pageUrl);
 let fv: Awaited<ReturnType<typeof forgePath>> | undefined;
-const times: Record<string, Record<'click' | 'key' | 'handler', number[]>> = { forge: { click: [], key: [], handler: [] }, screencast: { click: [], key: [], handler: [] } };
+const times: Record<string, Record<'click' | 'key' | 'handler' | 'open', number[]>> = { forge: { click: [], key: [], handler: [], open: [] }, screencast: { click: [], key: [], handler: [], open: [] } };
 const misses: Record<string, number> = { forge: 0, screencast: 0 };
 try {
   await forge.call('browser_navigate', { url: pageUrl });
@@ -213,6 +247,17 @@ try {
     }
     if ((i + 1) % 10 === 0) log(`  ${i + 1} of ${ROUNDS} rounds`);
   }
+  // Opening the page: nobody else watches it in forge, and the screencast starts anew.
+  fv.close();
+  fv = undefined;
+  await sleep(OPEN_SETTLE_MS);
+  for (let i = 0; i < OPEN_ROUNDS; i++) {
+    for (const which of i % 2 ? ['screencast', 'forge'] : ['forge', 'screencast']) {
+      const ms = which === 'forge' ? await forgeOpen(forge.info.port, forge.info.viewer_token) : await sc.reopen();
+      if (Number.isNaN(ms)) misses[which]!++;
+      else times[which]!.open.push(ms);
+    }
+  }
 } finally {
   fv?.close();
   await sc.close();
@@ -220,13 +265,16 @@ try {
   pageServer.close();
 }
 
-const figures = (t: Record<'click' | 'key' | 'handler', number[]>, missed: number): Record<string, number> => ({
+const figures = (t: Record<'click' | 'key' | 'handler' | 'open', number[]>, missed: number): Record<string, number> => ({
   click_ms_p50: round(percentile(t.click, 50)),
   click_ms_p95: round(percentile(t.click, 95)),
   key_ms_p50: round(percentile(t.key, 50)),
   key_ms_p95: round(percentile(t.key, 95)),
   /** Of those, input sent to the page's handler running (clicks and keys): the input path alone. */
   handler_ms_p50: round(percentile(t.handler, 50)),
+  /** A person opening the page (forge: a viewer's attach; the screencast: its start) to the first picture's arrival. */
+  open_ms_p50: round(percentile(t.open, 50)),
+  open_ms_p95: round(percentile(t.open, 95)),
   missed,
 });
 const result = { rounds: ROUNDS, ...figures(times.forge!, misses.forge!), screencast: figures(times.screencast!, misses.screencast!) };

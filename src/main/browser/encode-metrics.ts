@@ -27,9 +27,12 @@ export function encodeMetrics(hosts: Iterable<[profile: string, view: EncoderVie
 }
 
 /** Per running host: the bytes of its FrameRing the capture has written and not given back, and the ring's whole size. */
-export function frameRingMetrics(hosts: Iterable<[profile: string, view: { frameRingHeldBytes: number; frameRingBytes: number }]>): string {
+export function frameRingMetrics(hosts: Iterable<[profile: string, view: { frameRingHeldBytes: number; frameRingBytes: number; lateFirstPictures: number }]>): string {
   const all = [...hosts];
   return [
+    '# HELP forge_first_pictures_late_total first pictures of a tab taken because its window was not seen painted whole in time (a compositor that does not repaint)',
+    '# TYPE forge_first_pictures_late_total counter',
+    ...all.map(([profile, v]) => `forge_first_pictures_late_total{profile="${profile}"} ${v.lateFirstPictures}`),
     '# HELP forge_frame_ring_held_bytes raw frame ring bytes holding frames written and not given back (a slot is given back when its tab is no longer watched or its layout shrinks)',
     '# TYPE forge_frame_ring_held_bytes gauge',
     ...all.map(([profile, v]) => `forge_frame_ring_held_bytes{profile="${profile}"} ${v.frameRingHeldBytes}`),

@@ -76,10 +76,15 @@ export class HostCapture {
     private readonly publish: (f: CaptureFrame, tab: TabCapture) => void,
     /** Told the ring's held bytes (see heldBytes) whenever they change. */
     private readonly held: (bytes: number) => void = () => undefined,
+    /** Told the count of first pictures so far that were taken because their wait for a whole paint ran out. */
+    private readonly late: (total: number) => void = () => undefined,
   ) {
     this.scratch = new Uint8Array(FB_CHUNK_BYTES);
     this.written = new Array<number>(ring.slots).fill(0);
   }
+
+  /** First pictures taken because FIRST_PAINT_WAIT_MS ran out before their window was painted whole. */
+  private latePictures = 0;
 
   /** FrameRing bytes the capture has written and not given back: what the ring holds resident, at most. */
   heldBytes(): number { return this.written.reduce((n, b) => n + b, 0); }
@@ -146,7 +151,7 @@ export class HostCapture {
       for (const r of this.log.since(paintFrom)) paint.add(r);
       if (!paint.whole) {
         t.firstPaint = paint;
-        t.firstPaintTimer = setTimeout(() => this.painted(t), FIRST_PAINT_WAIT_MS);
+        t.firstPaintTimer = setTimeout(() => { this.late(++this.latePictures); this.painted(t); }, FIRST_PAINT_WAIT_MS);
         return t;
       }
     }

@@ -15,6 +15,9 @@ interface XClient {
   on(ev: 'event', cb: (e: { name?: string; area?: Rect }) => void): void;
   on(ev: 'error' | 'end' | 'close', cb: (e?: Error) => void): void;
   GetInputFocus(cb: (err: Error | null) => void): void;
+  QueryTree(win: number, cb: (err: Error | null, tree: { children: number[] }) => void): void;
+  GetGeometry(win: number, cb: (err: Error | null, g: { xPos: number; yPos: number; width: number; height: number }) => void): void;
+  SendEvent(dest: number, propagate: number, mask: number, raw: Buffer): void;
   terminate?(): void;
   close?(): void;
 }
@@ -28,8 +31,14 @@ const x11 = require('x11') as { createClient(opts: { display: string }, cb: (err
  */
 export const CAUGHT_UP_WAIT_MS = 1000;
 
+/** The core protocol's Expose event code, and the event mask a window selects to get it. */
+const X_EXPOSE = 12;
+const X_EXPOSURE_MASK = 1 << 15;
+/** A core protocol event's size on the wire, bytes. */
+const X_EVENT_BYTES = 32;
+
 export class DamageWatch {
-  private constructor(private readonly client: XClient) {}
+  private constructor(private readonly client: XClient, private readonly root: number) {}
 
   /** Subscribes to damage on display `:display`; `onDamage` gets each painted rectangle (screen px). */
   static open(display: number, onDamage: (r: Rect) => void, onLost: (why: string) => void): Promise<DamageWatch> {
@@ -44,7 +53,7 @@ export class DamageWatch {
           Damage.Create(id, d.screen[0]!.root, Damage.ReportLevel.RawRectangles);
           X.on('event', (ev) => { if (ev.name === 'DamageNotify' && ev.area) onDamage(ev.area); });
           settled = true;
-          resolve(new DamageWatch(X));
+          resolve(new DamageWatch(X, d.screen[0]!.root));
         });
       });
       client.on('error', (e) => { if (!settled) { settled = true; reject(e ?? new Error('X connection failed')); } else onLost(String(e)); });
@@ -64,6 +73,37 @@ export class DamageWatch {
       const timer = setTimeout(resolve, CAUGHT_UP_WAIT_MS);
       const done = (): void => { clearTimeout(timer); resolve(); };
       try { this.client.GetInputFocus(done); } catch { done(); }
+    });
+  }
+
+  /**
+   * Asks the window showing screen rectangle `r` to paint it again, as the X server asks a window
+   * that comes into view (an Expose event): Chromium redraws it from the page's latest frame, so
+   * the damage that follows is the page's own pixels. Resolves once the ask is sent (at most
+   * CAUGHT_UP_WAIT_MS); a rectangle no top-level window holds asks nothing.
+   */
+  repaint(r: Rect): Promise<void> {
+    const ask = async (): Promise<void> => {
+      const call = <T>(f: (cb: (err: Error | null, v: T) => void) => void): Promise<T> =>
+        new Promise<T>((resolve, reject) => { f((err, v) => (err ? reject(err) : resolve(v))); });
+      const { children } = await call<{ children: number[] }>((cb) => this.client.QueryTree(this.root, cb));
+      for (const win of children) {
+        const g = await call<{ xPos: number; yPos: number; width: number; height: number }>((cb) => this.client.GetGeometry(win, cb)).catch(() => undefined);
+        if (!g || r.x < g.xPos || r.y < g.yPos || r.x + r.w > g.xPos + g.width || r.y + r.h > g.yPos + g.height) continue;
+        const ev = Buffer.alloc(X_EVENT_BYTES);
+        ev.writeUInt8(X_EXPOSE, 0);
+        ev.writeUInt32LE(win, 4);
+        ev.writeUInt16LE(r.x - g.xPos, 8);
+        ev.writeUInt16LE(r.y - g.yPos, 10);
+        ev.writeUInt16LE(r.w, 12);
+        ev.writeUInt16LE(r.h, 14);
+        this.client.SendEvent(win, 0, X_EXPOSURE_MASK, ev);
+        return;
+      }
+    };
+    return new Promise((resolve) => {
+      const timer = setTimeout(resolve, CAUGHT_UP_WAIT_MS);
+      ask().catch(() => undefined).finally(() => { clearTimeout(timer); resolve(); });
     });
   }
 

@@ -60,6 +60,8 @@ export type FromCdp =
   | { t: 'captured'; frame: number; seq: number; frames: number; skippedNoSlot: number; captureMs: number }
   /** The FrameRing bytes the capture holds written (see HostCapture.heldBytes), whenever that changes. */
   | { t: 'ring'; heldBytes: number }
+  /** First pictures so far taken because their window's whole paint did not come in FIRST_PAINT_WAIT_MS; sent as it grows. */
+  | { t: 'late_first_pictures'; total: number }
   | { t: 'error'; message: string }
   | { t: 'stopped' };
 

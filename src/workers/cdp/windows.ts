@@ -87,9 +87,14 @@ export class WindowPlacer {
   /**
    * `caughtUp` resolves once all damage the screen made before the call has been read: a moved
    * window's first paint is counted from a time taken after it, so the move's own damage, read
-   * late on a busy host, is never taken for the page's paint.
+   * late on a busy host, is never taken for the page's paint. `repaint` asks the window showing a
+   * screen rectangle to paint it again, so a page painted before that time is painted after it too.
    */
-  constructor(private readonly cdp: CdpConnection, private readonly caughtUp: () => Promise<void> = async () => undefined) {}
+  constructor(
+    private readonly cdp: CdpConnection,
+    private readonly caughtUp: () => Promise<void> = async () => undefined,
+    private readonly repaint: (screen: Rect) => Promise<void> = async () => undefined,
+  ) {}
 
   async windowOf(targetId: string): Promise<{ windowId: number; bounds: Bounds }> {
     return this.cdp.send<{ windowId: number; bounds: Bounds }>('Browser.getWindowForTarget', { targetId });
@@ -129,17 +134,19 @@ export class WindowPlacer {
       this.emulated.add(targetId);
       await this.settle(sessionId, w, h);
     }
-    if (placed.paintFrom !== undefined) placed.paintFrom = await this.nextFrame(sessionId);
+    if (placed.paintFrom !== undefined) placed.paintFrom = await this.nextFrame(sessionId, placed.viewport);
     return { ...placed, viewport: { ...placed.viewport, w } };
   }
 
   /**
-   * Waits (at most NEXT_FRAME_WAIT_MS) until the page has produced a frame at its new size, and
-   * answers the time from which the screen's paint is that frame or later.
+   * Waits (at most NEXT_FRAME_WAIT_MS) until the page has produced a frame at its new size, then
+   * answers the time from which the screen's paint is that frame or later. What Chromium painted
+   * before it (its plain background while the page had no frame at the new size, or the page at
+   * once on a quiet machine) is not counted: the window is asked to paint again after that time,
+   * from the page's frame, so its first picture neither shows the background nor waits out
+   * FIRST_PAINT_WAIT_MS.
    */
-  private async nextFrame(sessionId: string): Promise<number> {
-    await this.caughtUp();
-    const from = performance.now();
+  private async nextFrame(sessionId: string, viewport: Rect): Promise<number> {
     const frame = this.cdp.send('Runtime.evaluate', {
       expression: 'new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(0))))',
       awaitPromise: true,
@@ -147,6 +154,9 @@ export class WindowPlacer {
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([frame, new Promise((r) => { timer = setTimeout(r, NEXT_FRAME_WAIT_MS); })]);
     clearTimeout(timer);
+    await this.caughtUp();
+    const from = performance.now();
+    await this.repaint(viewport);
     return from;
   }
 

@@ -31,10 +31,10 @@ const capture = new HostCapture(ring, fb, (f, t) => {
   if (t.stats.frames % CAPTURE_REPORT_EVERY === 0) {
     post({ t: 'captured', frame: t.frame, seq: t.seq, frames: t.stats.frames, skippedNoSlot: t.stats.skippedNoSlot, captureMs: t.stats.captureMs });
   }
-}, (heldBytes) => post({ t: 'ring', heldBytes }));
+}, (heldBytes) => post({ t: 'ring', heldBytes }), (total) => post({ t: 'late_first_pictures', total }));
 const cdp = await CdpConnection.connect(data.wsEndpoint);
 const damage = await DamageWatch.open(data.display, (r) => capture.damage(r), (why) => post({ t: 'error', message: `the display's damage stream ended: ${why}` }));
-const windows = new WindowPlacer(cdp, () => damage.caughtUp());
+const windows = new WindowPlacer(cdp, () => damage.caughtUp(), (r) => damage.repaint(r));
 /** Flat CDP sessions of the page targets we placed, by targetId. */
 const sessions = new Map<string, string>();
 // Without XTest a select's list can still be driven with the keys; the pipeline says so when it starts.

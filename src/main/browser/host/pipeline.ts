@@ -45,6 +45,8 @@ export class FramePipeline {
   popupWatch = '';
   /** FrameRing bytes the capture holds written now: slots given back when a layout shrinks or a tab is no longer watched count 0. */
   frameRingHeldBytes = 0;
+  /** First pictures of this host's tabs taken because their window's whole paint never came in time (the capture's count). */
+  lateFirstPictures = 0;
   /** The FrameRing's whole size, bytes: what it would hold if every slot had held a frame of the largest viewport. */
   readonly frameRingBytes = FRAME_RING_SLOTS * CAPTURE_MAX_WIDTH * CAPTURE_MAX_HEIGHT * 4;
   /** Latest encoder counters (about once a second). */
@@ -65,6 +67,7 @@ export class FramePipeline {
     cdp.on('message', (m: FromCdp) => {
       if (m.t === 'popups') this.popups = m.open;
       if (m.t === 'ring') this.frameRingHeldBytes = m.heldBytes;
+      if (m.t === 'late_first_pictures') this.lateFirstPictures = m.total;
       if (m.t === 'error') this.report({ sentence: m.message, fatal: false });
       if (m.t === 'capturing' || m.t === 'uncaptured' || m.t === 'failed' || m.t === 'screen_moused') {
         const w = this.waiting.get(m.id);
