@@ -43,10 +43,13 @@ describe('viewers and the controller role', () => {
     const view = await a.next('view');
     expect(view).toMatchObject({ tab: 1, controller: null, width: 800, height: 600, profile: 'default/default' });
     expect(view.you).toBeGreaterThan(0);
-    await a.waitFrames(5);
+    await a.waitFrames(1);
     expect(a.frames[0].flags & 1).toBe(1); // the first frame is a keyframe
     expect(a.frames[0].frameW).toBe(800);
-    expect(new Set(a.frames.map((f) => f.seq)).size).toBeGreaterThan(3); // the page animates
+    // The page animates: pictures keep coming (a picture may come in several bands of one seq).
+    const seqs = (): number => new Set(a.frames.map((f) => f.seq)).size;
+    for (let n = a.frames.length + 1; seqs() <= 3 && n < 200; n++) await a.waitFrames(n);
+    expect(seqs()).toBeGreaterThan(3);
   });
 
   it('a second watcher never moves the page under the first', async () => {
