@@ -46,6 +46,8 @@ export class BrowserSurface implements TakeoverSurface {
   private wanted: string | undefined;
   private failure = '';
   private box = { w: 0, h: 0 };
+  /** The surface size the server was last told (by the attach or a resize): the page's layout follows it. */
+  private told = { w: 0, h: 0 };
   private resizeTimer: number | undefined;
   private nextId = 1;
   private attachId = 0;
@@ -185,6 +187,7 @@ export class BrowserSurface implements TakeoverSurface {
     this.measure();
     this.render();
     this.attachId = this.nextId++;
+    this.told = { ...this.box };
     const sent = this.conn.send({
       t: 'attach', ...(this.wanted ? { pageId: this.wanted } : {}), ...this.seatFor(this.wanted),
       w: this.box.w, h: this.box.h, id: this.attachId,
@@ -218,6 +221,8 @@ export class BrowserSurface implements TakeoverSurface {
         else if (!v.recording && wasRecorded) this.takeover.say('The recording ended: the page has your layout again.', 'plain');
         this.wanted = v.pageId;
         this.phase = 'live';
+        // The surface may have changed size while it opened (the bar took a hand-off's rows): the layout follows it now.
+        if (first && (this.box.w !== this.told.w || this.box.h !== this.told.h)) this.tellSize();
         if (first) this.onChange();
         break;
       }
@@ -305,9 +310,19 @@ export class BrowserSurface implements TakeoverSurface {
     if (w === this.box.w && hh === this.box.h) return;
     this.box = { w, h: hh };
     this.renderer.setBox(w, hh, STAGE_BACKGROUND);
-    if (this.phase !== 'live' || w === 0 || hh === 0) return;
+    if (this.phase !== 'live') return;
+    this.tellSize();
+  }
+
+  /** Tells the server the surface's size once it has held still RESIZE_SETTLE_MS (an empty box tells nothing). */
+  private tellSize(): void {
     clearTimeout(this.resizeTimer);
-    this.resizeTimer = window.setTimeout(() => this.conn.send({ t: 'resize', w: this.box.w, h: this.box.h }), RESIZE_SETTLE_MS);
+    if (this.box.w === 0 || this.box.h === 0) return;
+    this.resizeTimer = window.setTimeout(() => {
+      if (this.phase !== 'live') return;
+      this.told = { ...this.box };
+      this.conn.send({ t: 'resize', w: this.box.w, h: this.box.h });
+    }, RESIZE_SETTLE_MS);
   }
 
   private title(): string {
