@@ -6,7 +6,8 @@ export const SURFACE_CSS = `
 .term-bar button:disabled { opacity: .5; cursor: default; }
 .term-title { font-family: ui-monospace, monospace; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; max-width: 40ch; }
 .term-state { flex: 1; min-width: 10ch; color: var(--warn); }
-.term-handoff { display: inline-flex; gap: 6px; align-items: center; }
+.term-handoff { display: inline-flex; flex-wrap: wrap; gap: 6px; align-items: center; min-width: 0; }
+.term-reason { overflow-wrap: anywhere; }
 .term-handoff[hidden] { display: none; }
 .term-screen { flex: 1; min-height: 0; padding: 4px; overflow: hidden; }
 .term-surface.term-embedded { position: relative; inset: auto; height: 100%; z-index: auto; }

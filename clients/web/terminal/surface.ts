@@ -190,16 +190,22 @@ export function openTerminalSurface(root: HTMLElement, conn: TerminalConn, opts:
   const onMessage = (m: ServerMessage): void => {
     if (m.t === 'term_view') {
       if (id && m.term !== id) return;
+      const first = id !== m.term;
       id = m.term;
       view = { number: m.number, shell: m.shell.split('/').pop() ?? m.shell };
       setTitle(`terminal ${view.number} · ${view.shell} · ${m.cwd}`);
       if (term.cols !== m.cols || term.rows !== m.rows) term.resize(m.cols, m.rows);
+      // The attach may have been fitted before the screen was laid out (the fallback 80x24): fitted again now.
+      if (first) fitNow();
       controlB.disabled = !mayControl();
       controlB.title = mayControl() ? '' : 'this link is for watching: it cannot take control';
     } else if (m.t === 'term_state' && m.term === id) {
       // The shell's directory now: the title follows a `cd`.
       if (m.cwd && view) setTitle(`terminal ${view.number} · ${view.shell} · ${m.cwd}`);
+      const tookIt = m.role === 'holder' && role !== 'holder';
       role = m.role;
+      // The holder's size stands: a person who takes the keyboard gets the terminal at their own grid.
+      if (tookIt) fitNow();
       // A push sent before the take was read says watcher still; the take's own answer ends it.
       if (role === 'holder' || m.closed || m.exited) taking = false;
       keysLive(role === 'holder' || taking);
@@ -321,6 +327,17 @@ export function openTerminalSurface(root: HTMLElement, conn: TerminalConn, opts:
     }
   });
 
+  /**
+   * The terminal at the grid its screen fits now, and the server told (it takes the size from the
+   * keyboard's holder, or from anyone while nobody holds it; another's holder repaints this one).
+   */
+  function fitNow(): void {
+    if (!id || closed) return;
+    const s = size();
+    if (s.cols === term.cols && s.rows === term.rows) return;
+    term.resize(s.cols, s.rows);
+    conn.send({ t: 'term_resize', term: id, cols: s.cols, rows: s.rows });
+  }
   const size = (): { cols: number; rows: number } => {
     const d = fit.proposeDimensions();
     return { cols: Math.max(2, Math.min(500, d?.cols ?? 80)), rows: Math.max(1, Math.min(300, d?.rows ?? 24)) };
@@ -332,13 +349,7 @@ export function openTerminalSurface(root: HTMLElement, conn: TerminalConn, opts:
   if (opts.heldOverflow) queueMicrotask(() => { if (id) conn.send({ t: 'term_repaint', term: id }); });
   for (const f of opts.held ?? []) onFrame(f);
 
-  const ro = new ResizeObserver(() => {
-    if (!id || closed) return;
-    const s = size();
-    if (s.cols === term.cols && s.rows === term.rows) return;
-    term.resize(s.cols, s.rows);
-    conn.send({ t: 'term_resize', term: id, cols: s.cols, rows: s.rows });
-  });
+  const ro = new ResizeObserver(() => fitNow());
   ro.observe(q<HTMLElement>('.term-screen'));
 
   // The surface pushes one history entry: Back lowers it, as the hardware Back does on a phone.
