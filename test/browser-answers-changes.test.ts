@@ -84,6 +84,14 @@ describe('an action answers what changed in the page since the seat last read it
     expect(r.text).toMatch(/button "Only here" \[ref=(?:f\d+)?e\d+\]/);
     expect(r.text).not.toContain('Page changes since');
   });
+
+  it('a Tab past the page\'s last control says the focus left every element, in words', async () => {
+    await a.call('browser_navigate', { url: 'data:text/html,<title>One</title><button>Only</button>' });
+    await a.call('browser_click', { target: 'button' });
+    const r = (await a.call('browser_press_key', { key: 'Tab' })).text;
+    expect(r).toContain('- Focus left every element: nothing on the page has it now');
+    expect(r).not.toContain('Focus moved to nothing');
+  });
 });
 
 describe('[agent] snapshot = "full" answers every action with the whole page', () => {

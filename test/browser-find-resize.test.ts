@@ -25,6 +25,9 @@ describe('find answers the snapshot lines that match, with their refs', () => {
     expect(r.text).toMatch(/3 lines of the snapshot match "ORDER"/);
     expect(r.text).toMatch(/link "Orders" \[ref=(?:f\d+)?e\d+\]/);
     expect(r.text).toMatch(/button "Refund order" \[ref=(?:f\d+)?e\d+\]/);
+    // Each match is the snapshot's line as one list entry: no second dash, no trailing colon.
+    expect(r.text).toMatch(/\n- link "Orders" \[ref=(?:f\d+)?e\d+\][^\n:]*\n/);
+    expect(r.text).not.toContain('- - ');
   });
 
   it('a regex matches with its flags; nothing matching is said; a bad one is refused', async () => {

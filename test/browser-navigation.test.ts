@@ -86,4 +86,17 @@ describe('the tab list', () => {
     expect((await a.call('browser_tabs', { action: 'list' })).text).toContain(`(current) Inline · ${cut} · page p-`);
     expect((await a.call('browser_evaluate', { function: '() => location.href.length' })).text).toContain(String(url.length));
   });
+
+  it('cuts a long data: URL that Chromium writes into a console line, in the message and in its place', async () => {
+    const url = `data:text/html,<title>Logs</title>${'<p>filler</p>'.repeat(20)}<script>console.error("broke on", location.href); location.href = location.href + "-again"</script>`;
+    await a.call('browser_navigate', { url });
+    const r = await a.call('browser_console_messages', { level: 'error' });
+    const cut = `… (a data: URL of ${url.length} characters)`;
+    expect(r.text).toContain(`- [error] broke on data:text/html,<title>Logs</title>`);
+    // Chromium refuses the page's own move to a data: URL, naming it and the place it came from.
+    expect(r.text).toContain('- [error] Not allowed to navigate top frame to data URL: data:text/html,');
+    expect(r.text).toContain(`… (a data: URL of ${url.length + '-again'.length} characters) @ data:text/html,`);
+    expect(r.text).toMatch(new RegExp(`${cut.replace(/[()]/g, '\\$&')}:\\d+`));
+    expect(r.text).not.toContain(url.slice(0, 150));
+  });
 });

@@ -6,6 +6,7 @@
  */
 import type { CDPSession, Page } from 'playwright-core';
 import type { Tab } from './tabs.js';
+import { shownDataUrls } from './shown-url.js';
 
 /** Console messages and page errors kept per tab: older ones are dropped and counted, so a chatty page cannot grow the server. */
 export const CONSOLE_MESSAGES_PER_TAB_MAX = 1_000;
@@ -90,7 +91,7 @@ function thrownAt(stack: string | undefined): string {
 
 /** A console entry as a line of an answer: its kind, its text, and where it was logged. */
 export function consoleLine(m: ConsoleEntry): string {
-  return `- [${m.type === 'pageerror' ? 'error (uncaught)' : m.type}] ${m.text}${m.where ? ` @ ${m.where}` : ''}`;
+  return `- [${m.type === 'pageerror' ? 'error (uncaught)' : m.type}] ${shownDataUrls(m.text)}${m.where ? ` @ ${shownDataUrls(m.where)}` : ''}`;
 }
 
 /** How many console entries the tab has had in all, kept and dropped: a mark to read what came after. */

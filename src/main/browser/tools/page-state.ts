@@ -23,18 +23,9 @@ export function header(tab: Tab): string {
   return `- Page: tab ${tab.number} (${tab.pageId}) · ${tab.title || '(no title)'} · ${shownUrl(url)}`;
 }
 
-/**
- * Longest data: URL a page line shows whole, characters: past it only its start and its length
- * are shown. The page's own content, written again on every answer, would be most of the answer
- * (a form of a few fields is 1,000 characters) and tell the agent nothing the snapshot does not.
- */
-export const DATA_URL_SHOWN_CHARS = 100;
+import { shownUrl } from '../shown-url.js';
 
-/** An address as a page line shows it: a long data: URL cut to its start and length. */
-export function shownUrl(url: string): string {
-  if (!url.startsWith('data:') || url.length <= DATA_URL_SHOWN_CHARS) return url;
-  return `${url.slice(0, DATA_URL_SHOWN_CHARS)}… (a data: URL of ${url.length} characters)`;
-}
+export { DATA_URL_SHOWN_CHARS, shownUrl } from '../shown-url.js';
 
 /** Which document the page shows: its time origin, new with every document (a history push keeps it). */
 const DOCUMENT_ID = 'performance.timeOrigin';
@@ -61,7 +52,7 @@ export async function pageState(tab: Tab, withSnapshot = true, changesFor?: Prof
   if (before && before.document === document) {
     const c = changesBetween(before.text, snapshot);
     if (c.text.length <= snapshot.length * CHANGES_WHOLE_SHARE) {
-      const focus = c.focus === undefined ? [] : [`- Focus moved to ${c.focus}`];
+      const focus = c.focus === undefined ? [] : [c.focus === 'nothing' ? '- Focus left every element: nothing on the page has it now' : `- Focus moved to ${c.focus}`];
       if (!c.text) return [...lines, `- Page snapshot: unchanged since your last snapshot of this tab (${c.unchanged} lines)${c.focus === undefined ? '' : ' but for the focus'}`, ...focus].join('\n');
       const counts = [c.added && `${c.added} added`, c.changed && `${c.changed} changed`, c.removed && `${c.removed} removed`].filter(Boolean).join(', ');
       return [...lines, ...focus, `- Page changes since your last snapshot of this tab (${counts}, ${c.unchanged} unchanged; + added, ~ changed; browser_snapshot answers the whole page):`, '```', cut(c.text), '```'].join('\n');

@@ -74,7 +74,8 @@ export const SNAPSHOT_TOOLS: ToolDef[] = [
         if (hits.length >= FIND_MATCHES_MAX) return;
         const own = /\[ref=([^\]]+)\]/.exec(line)?.[1];
         const near = own ? undefined : refNear(lines, i - 1);
-        hits.push(`- ${line.trim()}${near ? `  (inside ref ${near})` : ''}`);
+        // The snapshot's own line, without its list dash and its trailing colon: `- link "Orders" [ref=e5]`.
+        hits.push(`- ${line.trim().replace(/^- /, '').replace(/:$/, '')}${near ? `  (inside ref ${near})` : ''}`);
       });
       const head = total === 0 ? `No line of the snapshot matches ${m.said}.` : `${total} line${total === 1 ? '' : 's'} of the snapshot match${total === 1 ? 'es' : ''} ${m.said}${total > hits.length ? `; the first ${hits.length} are shown` : ''}:`;
       return ['### Result', head, ...hits, await pageState(tab, false)].join('\n');
