@@ -58,6 +58,20 @@ describe('an agent on another machine gives the page files by their contents', (
     expect(await out()).toContain('chose ok.txt:application/octet-stream:fine');
   });
 
+  it('a file whose contents are text is given as text, typed text/plain unless named; contents given twice or not at all are refused', async () => {
+    const snap = await a.call('browser_navigate', { url: pages.url });
+    await a.call('browser_click', { target: refOf(snap.text, 'button', 'Many files') });
+    const twice = await a.call('browser_file_upload', { files: [{ name: 'x.txt', text: 'hi', data: b64('hi') }] });
+    expect(twice.isError).toBe(true);
+    expect(twice.text).toContain('give x.txt its contents once: data (base64) or text, not both');
+    const none = await a.call('browser_file_upload', { files: [{ name: 'y.txt' }] });
+    expect(none.text).toContain('give y.txt its contents: data (base64) or text');
+    const r = await a.call('browser_file_upload', { files: [{ name: 'note.md', text: 'héllo wörld' }, { name: 'list.csv', mimeType: 'text/csv', text: 'a,b' }] });
+    expect(r.isError, r.text).toBe(false);
+    expect(r.text).toContain('Chose note.md (13 bytes), list.csv (3 bytes).');
+    expect(await out()).toContain('chose note.md:text/plain:héllo wörld | list.csv:text/csv:a,b');
+  });
+
   it('browser_drop drops files and text on an element as a drag from outside the page would', async () => {
     const snap = await a.call('browser_navigate', { url: pages.url });
     const r = await a.call('browser_drop', { element: 'Drop zone', target: refOf(snap.text, 'region', 'Drop zone'), files: [{ name: 'photo.txt', mimeType: 'text/plain', data: b64('pixels') }], data: { 'text/plain': 'caption' } });

@@ -21,7 +21,8 @@ export const UPLOAD_MAX_BYTES = 3 * 1024 * 1024;
 const fileShape = z.object({
   name: z.string().min(1).max(255).describe('The file\'s name, as the page sees it'),
   mimeType: z.string().optional().describe('Its type, application/octet-stream by default'),
-  data: z.string().describe('Its bytes, base64'),
+  data: z.string().optional().describe('Its bytes, base64'),
+  text: z.string().optional().describe('Or its contents as text (written as UTF-8), instead of data'),
 }).strict();
 
 interface Payload { name: string; mimeType: string; buffer: Buffer }
@@ -37,9 +38,15 @@ async function payloads(a: Record<string, unknown>): Promise<Payload[]> {
     if (total > UPLOAD_MAX_BYTES) throw new ForgeError('bad_request', `the files come to more than ${UPLOAD_MAX_BYTES / 1024 / 1024} MiB, the most one call carries`);
     out.push(p);
   };
-  for (const f of (a.files as Array<{ name: string; mimeType?: string; data: string }> | undefined) ?? []) {
-    if (!BASE64_RE.test(f.data)) throw new ForgeError('bad_request', `the data of ${f.name} is not base64`);
-    add({ name: basename(f.name), mimeType: f.mimeType ?? 'application/octet-stream', buffer: Buffer.from(f.data, 'base64') });
+  for (const f of (a.files as Array<{ name: string; mimeType?: string; data?: string; text?: string }> | undefined) ?? []) {
+    if (f.data === undefined && f.text === undefined) throw new ForgeError('bad_request', `give ${f.name} its contents: data (base64) or text`);
+    if (f.data !== undefined && f.text !== undefined) throw new ForgeError('bad_request', `give ${f.name} its contents once: data (base64) or text, not both`);
+    if (f.text !== undefined) {
+      add({ name: basename(f.name), mimeType: f.mimeType ?? 'text/plain', buffer: Buffer.from(f.text, 'utf8') });
+      continue;
+    }
+    if (!BASE64_RE.test(f.data!)) throw new ForgeError('bad_request', `the data of ${f.name} is not base64; give text instead for contents that are text`);
+    add({ name: basename(f.name), mimeType: f.mimeType ?? 'application/octet-stream', buffer: Buffer.from(f.data!, 'base64') });
   }
   for (const path of (a.paths as string[] | undefined) ?? []) {
     const s = await stat(path).catch(() => undefined);
@@ -68,7 +75,7 @@ const DROP_SCRIPT = `(el, { files, data }) => {
 export const FILE_TOOLS: ToolDef[] = [
   {
     name: 'browser_file_upload',
-    description: 'Answer the file chooser open on your current tab: files carries their contents (base64), paths names files on the server\'s disk; neither cancels the chooser.',
+    description: 'Answer the file chooser open on your current tab: files carries their contents (data, base64, or text), paths names files on the server\'s disk; neither cancels the chooser.',
     schema: z.object({
       files: z.array(fileShape).optional().describe(`Files by their contents, ${UPLOAD_MAX_BYTES / 1024 / 1024} MiB in all at most`),
       paths: z.array(z.string()).optional().describe('Absolute paths of files on the server'),
@@ -87,7 +94,7 @@ export const FILE_TOOLS: ToolDef[] = [
   },
   {
     name: 'browser_drop',
-    description: 'Drop files or data on an element of your current tab, as if dragged from outside the page. Give files (contents, base64), paths (on the server) or data (MIME type to text), at least one.',
+    description: 'Drop files or data on an element of your current tab, as if dragged from outside the page. Give files (contents: data in base64, or text), paths (on the server) or data (MIME type to text), at least one.',
     schema: z.object({
       ...elementArgs,
       files: z.array(fileShape).optional().describe(`Files by their contents, ${UPLOAD_MAX_BYTES / 1024 / 1024} MiB in all at most`),
