@@ -26,6 +26,8 @@ async function openChooser(a: Agent, url: string): Promise<{ count: string }> {
   const click = await a.call('browser_click', { element: 'Your CV', target: refOf(snap.text, 'button', 'Your CV') });
   expect(click.isError, click.text).toBe(false);
   expect(click.text).toContain('opened a file chooser');
+  // It names both ways to answer: contents (an agent on another machine has no server paths) and paths.
+  expect(click.text).toContain('answer it with browser_file_upload (files by their contents or paths on the server, or neither to cancel)');
   return { count: refOf(snap.text, 'button', 'Count') };
 }
 

@@ -123,7 +123,7 @@ export async function watchAction(tab: Tab, verb: string, act: () => Promise<voi
       const now = page.url();
       said.push(now !== startUrl ? `- The ${verb} navigated the tab to ${now}` : `- The ${verb} reloaded the page (${now})`);
     }
-    if (chooser) said.push(`- The ${verb} opened a file chooser on tab ${tab.number} (${tab.pageId}); answer it with browser_file_upload (paths, or none to cancel)`);
+    if (chooser) said.push(`- The ${verb} opened a file chooser on tab ${tab.number} (${tab.pageId}); answer it with browser_file_upload (files by their contents or paths on the server, or neither to cancel)`);
     return { said };
   } finally {
     records.watchers.delete(onRequest);
