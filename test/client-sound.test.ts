@@ -60,6 +60,9 @@ describe('the page\'s sound in the web client', () => {
     await expect.poll(() => speaker(a).getAttribute('data-heard'), { timeout: 10_000 }).toBe('true');
     expect(await speaker(a).isVisible()).toBe(true);
     expect(await speaker(a).getAttribute('aria-label')).toBe('mute the page');
+    // Drawn, not a glyph: a machine without an emoji font still shows a speaker, not an empty box.
+    expect(await speaker(a).locator('svg[data-icon="speaker-playing"]').count()).toBe(1);
+    expect(await speaker(a).textContent()).toBe('');
     await expect.poll(() => speaker(a).getAttribute('data-played'), { timeout: 5_000 }).not.toBe('0');
   });
 
@@ -67,6 +70,7 @@ describe('the page\'s sound in the web client', () => {
     await speaker(a).click();
     expect(await speaker(a).getAttribute('aria-pressed')).toBe('true');
     expect(await speaker(a).getAttribute('aria-label')).toBe('unmute the page');
+    expect(await speaker(a).locator('svg[data-icon="speaker-muted"]').count()).toBe(1);
     await speaker(a).click();
     expect(await speaker(a).getAttribute('aria-pressed')).toBe('false');
   });

@@ -5,6 +5,7 @@
  * Every call the desktop makes to its shell is a socket message here: attach, detach, resize,
  * control, nav, input.
  */
+import { speakerIcon } from './icons.js';
 import { FRAME_KIND_AUDIO, FRAME_KIND_BROWSER, FRAME_OFF_ID, type ServerMessage, type InputEvent as PageInput } from '../../src/shared/protocol.js';
 import { LINK_WORDS, NOT_SENT, type Connection } from './connection.js';
 import { fill, h } from './dom.js';
@@ -349,7 +350,8 @@ export class BrowserSurface implements TakeoverSurface {
     this.retry.hidden = this.phase !== 'failed';
     this.keyboard.hidden = !mine;
     this.speaker.hidden = !mine;
-    this.speaker.textContent = this.sound.muted ? '🔇' : this.sound.heard ? '🔊' : '🔈';
+    const icon = this.sound.muted ? 'muted' : this.sound.heard ? 'playing' : 'silent';
+    if (this.speaker.firstElementChild?.getAttribute('data-icon') !== `speaker-${icon}`) this.speaker.replaceChildren(speakerIcon(icon));
     this.speaker.setAttribute('aria-pressed', String(this.sound.muted));
     this.speaker.setAttribute('aria-label', this.sound.muted ? 'unmute the page' : 'mute the page');
     this.speaker.title = this.sound.muted ? 'the page\'s sound is muted here' : this.sound.heard ? 'the page plays sound' : 'the page is silent';

@@ -3,6 +3,7 @@
  * count and the host's dot, and opens a panel of the profile's tabs with show / hide. The row
  * is drawn only while the profile has a tab. The terminal's row mounts in its own slot.
  */
+import { speakerIcon } from './icons.js';
 import type { TabRow } from '../../src/shared/protocol.js';
 import { KeptElements, fill, h, place } from './dom.js';
 import { STATE_MARK, tabLabel, type TabList, type Tabs } from './tabs.js';
@@ -114,6 +115,6 @@ export function tabRowBody(t: TabRow): HTMLElement {
     h('span', { class: 'tab-owner' }, t.owner),
     h('span', { class: 'tab-state' }, h('span', { class: 'state-mark', 'aria-hidden': 'true' }, STATE_MARK[t.state] ?? ''), ` ${t.state}`),
     t.dialog ? h('span', { class: 'tab-dialog', title: t.dialog.message }, `${t.dialog.kind} waiting`) : null,
-    t.audible ? h('span', { class: 'tab-sound', title: 'the page plays sound; its controller hears it' }, '🔊 plays sound') : null,
+    t.audible ? h('span', { class: 'tab-sound', title: 'the page plays sound; its controller hears it' }, speakerIcon('playing'), ' plays sound') : null,
     t.loaded ? null : h('span', { class: 'tab-unloaded', title: 'unloaded to save memory; showing it reloads the page' }, 'unloaded'));
 }
