@@ -135,6 +135,13 @@ describe('the terminal surface in the web client', () => {
       const box = (await b.boundingBox())!;
       expect(box.width).toBeGreaterThanOrEqual(44);
       expect(box.height).toBeGreaterThanOrEqual(44);
+      // Each key's word is shown whole, not cut at the key's edge ("Ctrl" at a 44 px key).
+      expect(await b.evaluate((e) => {
+        const words = document.createRange();
+        words.selectNodeContents(e);
+        const cs = getComputedStyle(e);
+        return words.getBoundingClientRect().width <= e.clientWidth - Number.parseFloat(cs.paddingLeft) - Number.parseFloat(cs.paddingRight) + 0.5;
+      })).toBe(true);
     }
     // Inert until the keyboard is taken; then the bar's keys and its sticky Ctrl reach the shell.
     expect(await bar.getByRole('button', { name: 'Escape' }).isDisabled()).toBe(true);

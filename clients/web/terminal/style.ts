@@ -13,7 +13,7 @@ export const SURFACE_CSS = `
 .term-surface.term-embedded { position: relative; inset: auto; height: 100%; z-index: auto; }
 .term-bar.term-controls { background: none; border: 0; padding: 0; }
 .term-keybar { display: flex; flex-wrap: wrap; gap: 4px; padding: 4px; background: var(--panel); border-top: 1px solid var(--line); }
-.term-keybar button { min-width: 44px; min-height: 44px; flex: 1 0 44px; border-radius: 6px; border: 1px solid var(--control-line); background: var(--control); color: inherit; font: 16px ui-monospace, monospace; }
+.term-keybar button { min-width: 44px; min-height: 44px; flex: 1 0 44px; padding: 0; border-radius: 6px; border: 1px solid var(--control-line); background: var(--control); color: inherit; font: 15px ui-monospace, monospace; }
 .term-keybar button[aria-pressed="true"] { background: var(--accent); color: var(--on-accent); }
 .term-keybar button:disabled { opacity: .5; }
 `;
