@@ -142,21 +142,24 @@ export class WindowPlacer {
    * Waits (at most NEXT_FRAME_WAIT_MS) until the page has produced a frame at its new size, then
    * answers the time from which the screen's paint is that frame or later. What Chromium painted
    * before it (its plain background while the page had no frame at the new size, or the page at
-   * once on a quiet machine) is not counted: the window is asked to paint again after that time,
-   * from the page's frame, so its first picture neither shows the background nor waits out
+   * once on a quiet machine) is not counted: once the page has its frame, the window is asked to
+   * paint again after that time, so its first picture neither shows the background nor waits out
    * FIRST_PAINT_WAIT_MS.
    */
   private async nextFrame(sessionId: string, viewport: Rect): Promise<number> {
     const frame = this.cdp.send('Runtime.evaluate', {
       expression: 'new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(0))))',
       awaitPromise: true,
-    }, sessionId).catch(() => undefined);
+    }, sessionId).then(() => true, () => false);
     let timer: NodeJS.Timeout | undefined;
-    await Promise.race([frame, new Promise((r) => { timer = setTimeout(r, NEXT_FRAME_WAIT_MS); })]);
+    const framed = await Promise.race([frame, new Promise<false>((r) => { timer = setTimeout(() => r(false), NEXT_FRAME_WAIT_MS); })]);
     clearTimeout(timer);
     await this.caughtUp();
     const from = performance.now();
-    await this.repaint(viewport);
+    // Only a page that has its frame at the new size is asked to paint again: asked before, Chromium
+    // paints its plain background there, and that would count as the page. Without it, the page's
+    // own next paint (or FIRST_PAINT_WAIT_MS) gives the first picture.
+    if (framed) await this.repaint(viewport);
     return from;
   }
 
